@@ -1,0 +1,51 @@
+/// @file
+/// @brief Device query and device-memory accounting. A plain C++ header: code
+/// built without CUDA can still ask "is there a GPU, and if not, why?".
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace sssp::cuda {
+
+/// What the CUDA runtime says about a device, or why there is none.
+struct DeviceStatus {
+  bool available = false;       ///< A usable GPU is present and this build can run on it.
+  std::string reason;           ///< Why not, when !available (shown in skipped tests).
+  int device = 0;               ///< Device ordinal queried.
+  std::string name;             ///< e.g. "NVIDIA H100 80GB HBM3".
+  int compute_major = 0;        ///< Compute capability, major.
+  int compute_minor = 0;        ///< Compute capability, minor.
+  int multiprocessors = 0;      ///< Streaming multiprocessors.
+  std::size_t global_memory = 0;  ///< Bytes of device memory.
+  std::size_t l2_cache = 0;       ///< Bytes of L2 cache.
+  int driver_version = 0;       ///< e.g. 13000 for CUDA 13.0.
+  int runtime_version = 0;      ///< Runtime this program was built against.
+
+  /// One line: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or the reason.
+  [[nodiscard]] std::string summary() const;
+};
+
+/// Queries `device` once per process (the result is cached). Never throws:
+/// a missing driver, no device or a build without CUDA all come back as
+/// `available == false` with the runtime's own explanation.
+[[nodiscard]] const DeviceStatus& query_device(int device = 0);
+
+/// Device memory the course's DeviceBuffer allocations hold.
+struct MemoryStats {
+  std::size_t current_bytes = 0;  ///< Held now.
+  std::size_t peak_bytes = 0;     ///< Most held at once since the last reset.
+};
+
+/// Current and peak bytes held by DeviceBuffer objects in this process.
+[[nodiscard]] MemoryStats memory_stats();
+
+/// Restarts peak tracking from the current holding.
+void reset_peak_memory();
+
+/// Records an allocation or release of `bytes` (DeviceBuffer calls these).
+void note_allocation(std::size_t bytes);
+/// @copydoc note_allocation
+void note_release(std::size_t bytes);
+
+}  // namespace sssp::cuda

@@ -1,0 +1,40 @@
+/// @file
+/// @brief Exception types. Every failure the course can diagnose is one of these,
+/// so a runner or grader can print it and exit non-zero instead of crashing.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace sssp {
+
+/// Malformed or out-of-range input: a graph file, a generator spec, a command
+/// line. The message names the file and line where there is one.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A source vertex id that is not a vertex of the graph.
+class InvalidSource : public std::out_of_range {
+ public:
+  /// @param source the rejected id
+  /// @param num_vertices the number of vertices of the graph it was used on
+  InvalidSource(unsigned long long source, unsigned long long num_vertices);
+};
+
+/// A task a student has not implemented yet. Thrown by skeleton code
+/// (see SSSP_TODO in sssp/todo.hpp), never by a solution.
+class NotImplemented : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+/// A failed CUDA runtime call or kernel launch, with file, line and the
+/// runtime's error string.
+class CudaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace sssp

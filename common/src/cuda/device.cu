@@ -1,0 +1,107 @@
+// sssp_cuda with CUDA: checked-call support, the device query and checked allocation.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "sssp/cuda/device.hpp"
+#include "sssp/cuda/check.cuh"
+#include "sssp/cuda/device_buffer.cuh"
+
+namespace sssp::cuda {
+
+namespace detail {
+
+void throw_cuda_error(cudaError_t status, const char* expr, const char* file, int line) {
+  std::string base = file;
+  if (const auto slash = base.find_last_of('/'); slash != std::string::npos) base.erase(0, slash + 1);
+  throw CudaError(base + ":" + std::to_string(line) + ": `" + expr + "` failed: " +
+                  cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+}
+
+void* checked_malloc(std::size_t bytes, const char* what) {
+  if (bytes == 0) return nullptr;
+  void* ptr = nullptr;
+  const cudaError_t status = cudaMalloc(&ptr, bytes);
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // clear the sticky-free error so later calls are not blamed
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "out of GPU memory allocating %.1f MiB for %s (free %.1f MiB of %.1f MiB); "
+                  "try a smaller graph",
+                  static_cast<double>(bytes) / 1048576.0, what,
+                  static_cast<double>(free_bytes) / 1048576.0,
+                  static_cast<double>(total_bytes) / 1048576.0);
+    throw CudaError(text);
+  }
+  if (status != cudaSuccess) throw_cuda_error(status, "cudaMalloc", __FILE__, __LINE__);
+  note_allocation(bytes);
+  return ptr;
+}
+
+}  // namespace detail
+
+namespace {
+
+// Launching needs an image of this kernel for the device's architecture;
+// asking for its attributes is the cheapest way to learn whether we have one.
+__global__ void probe_kernel() {}
+
+DeviceStatus probe(int device) {
+  DeviceStatus s;
+  s.device = device;
+  cudaRuntimeGetVersion(&s.runtime_version);
+  cudaDriverGetVersion(&s.driver_version);
+  int count = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();
+    s.reason = std::string("CUDA runtime reports ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
+    return s;
+  }
+  if (device < 0 || device >= count) {
+    s.reason = "device " + std::to_string(device) + " requested but " + std::to_string(count) +
+               " CUDA device(s) present";
+    return s;
+  }
+  cudaDeviceProp prop{};
+  if (const cudaError_t e = cudaGetDeviceProperties(&prop, device); e != cudaSuccess) {
+    cudaGetLastError();
+    s.reason = std::string("cudaGetDeviceProperties failed: ") + cudaGetErrorString(e);
+    return s;
+  }
+  s.name = prop.name;
+  s.compute_major = prop.major;
+  s.compute_minor = prop.minor;
+  s.multiprocessors = prop.multiProcessorCount;
+  s.global_memory = prop.totalGlobalMem;
+  s.l2_cache = static_cast<std::size_t>(prop.l2CacheSize);
+  cudaFuncAttributes attributes{};
+  if (const cudaError_t e = cudaFuncGetAttributes(&attributes, probe_kernel); e != cudaSuccess) {
+    cudaGetLastError();
+    s.reason = std::string("this build has no kernel image for ") + s.name + " (sm_" +
+               std::to_string(s.compute_major) + std::to_string(s.compute_minor) +
+               "): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(s.compute_major) +
+               std::to_string(s.compute_minor) + " (" + cudaGetErrorString(e) + ")";
+    return s;
+  }
+  s.available = true;
+  return s;
+}
+
+}  // namespace
+
+const DeviceStatus& query_device(int device) {
+  static std::mutex mutex;
+  static std::map<int, DeviceStatus> cache;
+  const std::lock_guard lock(mutex);
+  auto it = cache.find(device);
+  if (it == cache.end()) it = cache.emplace(device, probe(device)).first;
+  return it->second;
+}
+
+}  // namespace sssp::cuda

@@ -1,0 +1,16 @@
+// sssp_cuda for builds without a CUDA compiler: every query says why there is no GPU.
+#include "sssp/cuda/device.hpp"
+
+namespace sssp::cuda {
+
+const DeviceStatus& query_device(int device) {
+  static const DeviceStatus status = [device] {
+    DeviceStatus s;
+    s.device = device;
+    s.reason = "this build has no CUDA support (" SSSP_CUDA_DISABLED_REASON ")";
+    return s;
+  }();
+  return status;
+}
+
+}  // namespace sssp::cuda

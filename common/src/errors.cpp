@@ -1,0 +1,29 @@
+#include "sssp/errors.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "sssp/todo.hpp"
+
+namespace sssp {
+
+InvalidSource::InvalidSource(unsigned long long source, unsigned long long num_vertices)
+    : std::out_of_range("source vertex " + std::to_string(source) +
+                        " is not a vertex of the graph (valid ids are 0.." +
+                        (num_vertices == 0 ? std::string("none: the graph is empty")
+                                           : std::to_string(num_vertices - 1)) +
+                        ")") {}
+
+namespace detail {
+
+void throw_todo(int lab, int task, const char* what, const char* file, int line) {
+  char prefix[64];
+  std::snprintf(prefix, sizeof prefix, "Lab %02d, task %d", lab, task);
+  std::string base = file;
+  if (const auto slash = base.find_last_of('/'); slash != std::string::npos) base.erase(0, slash + 1);
+  throw NotImplemented(std::string(prefix) + " is not implemented yet: " + what + " (" + base + ":" +
+                       std::to_string(line) + ")");
+}
+
+}  // namespace detail
+}  // namespace sssp

@@ -1,0 +1,159 @@
+#include "sssp_test.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "sssp/cuda/device.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/reference.hpp"
+#include "sssp/verify.hpp"
+
+#ifndef SSSP_SOURCE_DIR
+#error "SSSP_SOURCE_DIR must name the repository root"
+#endif
+
+namespace sssp::test {
+
+namespace {
+
+std::string header(const NamedGraph& g, vertex_t source) {
+  std::ostringstream out;
+  out << "graph '" << g.name << "' (" << g.graph.num_vertices() << " vertices, "
+      << g.graph.num_edges() << " arcs), source " << source << ":\n";
+  return out.str();
+}
+
+template <typename Value>
+::testing::AssertionResult explain(const NamedGraph& g, vertex_t source, const Verdict& compared,
+                                   const Verdict& certified, std::string_view hint) {
+  if (compared.ok) return ::testing::AssertionSuccess();
+  auto failure = ::testing::AssertionFailure();
+  failure << header(g, source) << "  " << compared.message << "\n";
+  if (!certified.ok) failure << "  why: " << certified.message << "\n";
+  if (!hint.empty()) failure << "  hint: " << hint << "\n";
+  return failure;
+}
+
+NamedGraph named(std::string name, const EdgeList& edges) {
+  CsrGraph csr = to_csr(edges);
+  csr.name = name;
+  return {std::move(name), std::move(csr)};
+}
+
+}  // namespace
+
+::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source,
+                                                  std::span<const dist_t> got,
+                                                  std::string_view hint) {
+  const std::vector<dist_t> expected = reference_dijkstra(g.graph, source);
+  return explain<dist_t>(g, source, compare_distances(expected, got),
+                         got.size() == expected.size() ? verify_sssp(g.graph, source, got) : Verdict{},
+                         hint);
+}
+
+::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source,
+                                                 std::span<const level_t> got,
+                                                 std::string_view hint) {
+  const std::vector<level_t> expected = reference_bfs(g.graph, source);
+  return explain<level_t>(g, source, compare_levels(expected, got),
+                          got.size() == expected.size() ? verify_bfs(g.graph, source, got) : Verdict{},
+                          hint);
+}
+
+const std::vector<NamedGraph>& standard_graphs() {
+  static const std::vector<NamedGraph> graphs = [] {
+    std::vector<NamedGraph> list;
+    // The hand-checked graphs shipped in datasets/tiny, in name order.
+    std::vector<std::filesystem::path> tiny;
+    for (const auto& entry : std::filesystem::directory_iterator(shipped_dataset("tiny"))) {
+      if (entry.path().extension() == ".gr") tiny.push_back(entry.path());
+    }
+    std::sort(tiny.begin(), tiny.end());
+    for (const auto& path : tiny) {
+      list.push_back(named("tiny/" + path.filename().string(), read_graph(path.string())));
+    }
+    const auto w = WeightPolicy::uniform(1, 100, 7);
+    list.push_back(named("grid 13x11, weights 1..100", make_grid(13, 11, w)));
+    list.push_back(named("uniform random 300 vertices 1500 arcs", make_uniform_random(300, 1500, w, 3)));
+    list.push_back(named("rmat scale 9 edge factor 8", make_rmat(9, 8, w, 5)));
+    list.push_back(named("chain of 257", make_chain(257, w)));
+    list.push_back(named("star of 300 (hub 0)", make_star(300, w)));
+    list.push_back(named("complete 24", make_complete(24, w)));
+    list.push_back(named("unit-weight grid 9x14", make_grid(9, 14, WeightPolicy::unit())));
+    list.push_back(named("zero-weight grid 6x6", make_grid(6, 6, WeightPolicy::uniform(0, 0, 1))));
+    list.push_back(named("weights 0..3 random (many ties)",
+                         make_uniform_random(200, 900, WeightPolicy::uniform(0, 3, 11), 12)));
+    // Weights near 2^32 on a long path: distances need all 64 bits.
+    list.push_back(named("chain of 2000, weights near 2^32",
+                         make_chain(2000, WeightPolicy::uniform(4294967000u, 4294967295u, 9))));
+    {
+      EdgeList one;
+      one.num_vertices = 1;
+      list.push_back(named("single vertex", one));
+    }
+    {
+      // Two components: 0..4 form a cycle, 5..9 are unreachable from them;
+      // 10 is isolated (a source with no out-arcs); self-loops and parallel arcs.
+      EdgeList e;
+      e.num_vertices = 11;
+      for (vertex_t v = 0; v < 5; ++v) e.add_arc(v, (v + 1) % 5, 3 + v);
+      e.add_arc(0, 2, 9);   // parallel-ish shortcut
+      e.add_arc(0, 1, 1);   // parallel arc, lighter than 0 -> 1 (3)
+      e.add_arc(0, 1, 8);   // and a heavier one
+      e.add_arc(2, 2, 0);   // self-loop of weight 0
+      e.add_arc(3, 3, 5);   // self-loop
+      for (vertex_t v = 5; v < 9; ++v) e.add_arc(v, v + 1, 2);
+      e.add_arc(9, 5, 1);
+      e.add_arc(5, 0, 4);   // 5.. reach 0.., not the other way round
+      list.push_back(named("two components, self-loops, parallel arcs, isolated 10", e));
+    }
+    return list;
+  }();
+  return graphs;
+}
+
+std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count) {
+  std::vector<vertex_t> sources;
+  const vertex_t n = g.num_vertices();
+  if (n == 0) return sources;
+  for (std::size_t i = 0; i < count; ++i) {
+    sources.push_back(static_cast<vertex_t>((static_cast<std::uint64_t>(n - 1) * i) /
+                                            std::max<std::size_t>(count - 1, 1)));
+  }
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  return sources;
+}
+
+std::string data_dir() {
+  const char* dir = std::getenv("SSSP_DATA_DIR");
+  return dir == nullptr ? std::string() : std::string(dir);
+}
+
+std::optional<std::string> dataset_path(const std::string& file, std::string* why_not) {
+  const std::string dir = data_dir();
+  if (dir.empty()) {
+    if (why_not) *why_not = "SSSP_DATA_DIR is not set (configure with -DSSSP_DATA_DIR=<dir>, e.g. ../shared/datasets, or fetch the graphs with datasets/fetch.py)";
+    return std::nullopt;
+  }
+  const std::filesystem::path path = std::filesystem::path(dir) / file;
+  if (!std::filesystem::exists(path)) {
+    if (why_not) *why_not = path.string() + " does not exist (fetch it with datasets/fetch.py " + file + ")";
+    return std::nullopt;
+  }
+  return path.string();
+}
+
+std::string shipped_dataset(const std::string& relative) {
+  return (std::filesystem::path(SSSP_SOURCE_DIR) / "datasets" / relative).string();
+}
+
+std::string gpu_unavailable_reason() {
+  const auto& status = cuda::query_device();
+  return status.available ? std::string() : status.reason;
+}
+
+}  // namespace sssp::test

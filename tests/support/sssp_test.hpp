@@ -1,0 +1,80 @@
+/// @file
+/// @brief What every test in the course uses: graphs with names, checks whose
+/// failure messages teach, the data directory, and the GPU skip.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sssp/graph.hpp"
+#include "sssp/types.hpp"
+
+namespace sssp::test {
+
+/// A graph and the name a failure message calls it by.
+struct NamedGraph {
+  std::string name;  ///< e.g. "grid 12x9, weights uniform:1:100:3".
+  CsrGraph graph;    ///< The graph.
+};
+
+/// Checks `got` against the reference Dijkstra. On failure the message names
+/// the graph, the source, the first wrong vertex with expected and actual
+/// distance, how many are wrong, what the certificate check found, and `hint`.
+[[nodiscard]] ::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source,
+                                                                std::span<const dist_t> got,
+                                                                std::string_view hint);
+
+/// Same as matches_reference_sssp() for BFS levels against the reference BFS.
+[[nodiscard]] ::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source,
+                                                               std::span<const level_t> got,
+                                                               std::string_view hint);
+
+/// The graded catalogue of small graphs, one of each kind a lab must handle:
+/// the tiny hand-checked graphs of datasets/tiny, every generator family, and
+/// the corner cases (one vertex, unreachable parts, zero weights, self-loops,
+/// parallel arcs, a source with no out-arcs, weights near 2^32).
+[[nodiscard]] const std::vector<NamedGraph>& standard_graphs();
+
+/// Sources worth testing on `g`: 0, the last vertex, and a few in between.
+[[nodiscard]] std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count = 3);
+
+/// The graph directory from the SSSP_DATA_DIR environment variable, or "".
+[[nodiscard]] std::string data_dir();
+
+/// Full path of `file` in the data directory, or nullopt (and `why_not` says
+/// why: no directory configured, or the file is missing).
+[[nodiscard]] std::optional<std::string> dataset_path(const std::string& file, std::string* why_not);
+
+/// Path of a file shipped in the repository's datasets/ folder.
+[[nodiscard]] std::string shipped_dataset(const std::string& relative);
+
+/// Empty when a GPU can run this build's kernels; otherwise the reason.
+[[nodiscard]] std::string gpu_unavailable_reason();
+
+}  // namespace sssp::test
+
+/// Skips the current test, with the reason, when no usable GPU is present.
+/// GPU tests start with this: without a GPU they are reported SKIPPED, never passed.
+#define SSSP_REQUIRE_GPU()                                                         \
+  do {                                                                             \
+    if (const std::string sssp_reason_ = ::sssp::test::gpu_unavailable_reason();   \
+        !sssp_reason_.empty()) {                                                   \
+      GTEST_SKIP() << "GPU test skipped: " << sssp_reason_;                        \
+    }                                                                              \
+  } while (0)
+
+/// Skips the current test when dataset `file` is not in SSSP_DATA_DIR, and
+/// otherwise stores its path in `var`.
+#define SSSP_REQUIRE_DATASET(var, file)                                             \
+  std::string var;                                                                  \
+  do {                                                                              \
+    std::string sssp_why_;                                                          \
+    auto sssp_path_ = ::sssp::test::dataset_path((file), &sssp_why_);               \
+    if (!sssp_path_) GTEST_SKIP() << "dataset test skipped: " << sssp_why_;         \
+    var = *sssp_path_;                                                              \
+  } while (0)

@@ -18,9 +18,19 @@ namespace sssp::test {
 
 /// A graph and the name a failure message calls it by.
 struct NamedGraph {
+  /// Which part of the catalogue a graph belongs to (tests group by it).
+  enum class Kind {
+    kTiny,       ///< Hand-checked graphs from datasets/tiny.
+    kGenerated,  ///< One of each generator family.
+    kCorner,     ///< Corner cases: one vertex, unreachable parts, zero weights, huge weights...
+  };
   std::string name;  ///< e.g. "grid 12x9, weights uniform:1:100:3".
   CsrGraph graph;    ///< The graph.
+  Kind kind = Kind::kCorner;  ///< Catalogue group.
 };
+
+/// The graphs of standard_graphs() of one kind.
+[[nodiscard]] std::vector<const NamedGraph*> graphs_of_kind(NamedGraph::Kind kind);
 
 /// Checks `got` against the reference Dijkstra. On failure the message names
 /// the graph, the source, the first wrong vertex with expected and actual
@@ -49,6 +59,11 @@ struct NamedGraph {
 /// Full path of `file` in the data directory, or nullopt (and `why_not` says
 /// why: no directory configured, or the file is missing).
 [[nodiscard]] std::optional<std::string> dataset_path(const std::string& file, std::string* why_not);
+
+/// The graphs in the directory named by SSSP_HIDDEN_GRAPHS (the instructor's
+/// hidden test set), each read with weights uniform 1..1000 (seed 1) where the
+/// file has none. Empty when the variable is unset; `why_not` then says so.
+[[nodiscard]] std::vector<NamedGraph> hidden_graphs(std::string* why_not);
 
 /// Path of a file shipped in the repository's datasets/ folder.
 [[nodiscard]] std::string shipped_dataset(const std::string& relative);

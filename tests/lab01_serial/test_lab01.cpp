@@ -1,0 +1,282 @@
+// Lab 01 autograder: serial Dijkstra (binary heap), Bellman-Ford (rounds and
+// queue) and BFS. Every answer is checked against the reference in common/,
+// which shares no code with the student's.
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab01.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/reference.hpp"
+#include "sssp/weights.hpp"
+#include "sssp_test.hpp"
+
+namespace {
+
+using sssp::Counters;
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::vertex_t;
+using sssp::test::NamedGraph;
+
+// ---------------------------------------------------------------- task 1 --
+
+TEST(Heap, PopsInKeyOrder) {
+  lab01::MinHeap heap;
+  std::vector<std::pair<dist_t, vertex_t>> pushed;
+  for (vertex_t i = 0; i < 1000; ++i) {
+    const dist_t key = sssp::splitmix64(i) % 500;  // many equal keys
+    heap.push(key, i);
+    pushed.emplace_back(key, i);
+  }
+  ASSERT_EQ(heap.size(), pushed.size()) << "size() must count every push";
+  std::sort(pushed.begin(), pushed.end());
+  for (std::size_t i = 0; i < pushed.size(); ++i) {
+    const auto entry = heap.pop();
+    ASSERT_TRUE(entry.key == pushed[i].first && entry.vertex == pushed[i].second)
+        << "pop number " << i << " returned (key " << entry.key << ", vertex " << entry.vertex
+        << "), expected (key " << pushed[i].first << ", vertex " << pushed[i].second << ")\n"
+        << "hint: after moving the last entry to the root, sift it down by swapping with the "
+           "SMALLER child; compare (key, vertex) pairs so ties go to the smaller vertex id";
+  }
+  EXPECT_TRUE(heap.empty());
+}
+
+TEST(Heap, InterleavedPushAndPop) {
+  lab01::MinHeap heap;
+  std::vector<std::pair<dist_t, vertex_t>> model;  // kept sorted descending; back() is the min
+  for (vertex_t step = 0; step < 3000; ++step) {
+    const std::uint64_t r = sssp::splitmix64(step + 77);
+    if (r % 3 != 0 || model.empty()) {
+      const dist_t key = r % 1000;
+      heap.push(key, step);
+      model.emplace_back(key, step);
+      std::sort(model.rbegin(), model.rend());
+    } else {
+      const auto entry = heap.pop();
+      ASSERT_TRUE(entry.key == model.back().first && entry.vertex == model.back().second)
+          << "at step " << step << " pop returned (key " << entry.key << ", vertex "
+          << entry.vertex << "), expected (key " << model.back().first << ", vertex "
+          << model.back().second << ")\nhint: push must sift the new entry up while it is "
+                                    "smaller than its parent (slot (i - 1) / 2)";
+      model.pop_back();
+    }
+  }
+  EXPECT_EQ(heap.size(), model.size());
+}
+
+TEST(Heap, PopOnEmptyHeapThrows) {
+  lab01::MinHeap heap;
+  EXPECT_THROW((void)heap.pop(), std::out_of_range)
+      << "pop() on an empty heap must throw std::out_of_range, not read past the array";
+  heap.push(5, 1);
+  EXPECT_EQ(heap.pop().vertex, 1u);
+  EXPECT_THROW((void)heap.pop(), std::out_of_range);
+}
+
+// ------------------------------------------------------------ tasks 2-4 --
+
+// The three SSSP algorithms of the lab share their correctness tests.
+struct SsspAlgorithm {
+  std::string name;
+  std::function<std::vector<dist_t>(const CsrGraph&, vertex_t, Counters*)> run;
+  std::string hint;
+};
+
+std::string algorithm_name(const ::testing::TestParamInfo<SsspAlgorithm>& info) {
+  return info.param.name;
+}
+
+class Sssp : public ::testing::TestWithParam<SsspAlgorithm> {
+ protected:
+  void expect_correct_on(const std::vector<const NamedGraph*>& graphs) {
+    for (const NamedGraph* g : graphs) {
+      for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
+        const auto dist = GetParam().run(g->graph, source, nullptr);
+        ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, dist, GetParam().hint));
+      }
+    }
+  }
+};
+
+TEST_P(Sssp, TinyHandCheckedGraphs) {
+  expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny));
+}
+
+TEST_P(Sssp, GeneratorFamilies) {
+  expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated));
+}
+
+TEST_P(Sssp, CornerCases) {
+  expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner));
+}
+
+TEST_P(Sssp, RejectsBadSource) {
+  const NamedGraph& g = *sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated).front();
+  for (const std::uint64_t bad : {std::uint64_t{g.graph.num_vertices()}, std::uint64_t{4294967295u}}) {
+    EXPECT_THROW((void)GetParam().run(g.graph, static_cast<vertex_t>(bad), nullptr), sssp::InvalidSource)
+        << GetParam().name << " with source " << bad << " on a graph of " << g.graph.num_vertices()
+        << " vertices must throw sssp::InvalidSource (call sssp::require_valid_source first), "
+           "not read out of bounds";
+  }
+  const CsrGraph empty = sssp::to_csr(sssp::EdgeList{});
+  EXPECT_THROW((void)GetParam().run(empty, 0, nullptr), sssp::InvalidSource)
+      << "source 0 of a graph with no vertices is not a vertex";
+}
+
+TEST_P(Sssp, RoadNetworkNewYork) {
+  SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
+  sssp::ReadOptions options;
+  options.weights = sssp::WeightPolicy::uniform(1, 1000, 1);
+  const NamedGraph g{"USA-road-NY (weights 1..1000, seed 1)", sssp::to_csr(sssp::read_graph(path, options))};
+  const vertex_t source = 0;
+  const auto dist = GetParam().run(g.graph, source, nullptr);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, dist, GetParam().hint));
+}
+
+TEST_P(Sssp, HiddenGraphs) {
+  std::string why_not;
+  const auto graphs = sssp::test::hidden_graphs(&why_not);
+  if (graphs.empty()) GTEST_SKIP() << why_not;
+  for (const NamedGraph& g : graphs) {
+    for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, GetParam().run(g.graph, source, nullptr),
+                                                     GetParam().hint));
+    }
+  }
+}
+
+const SsspAlgorithm kAlgorithms[] = {
+    {"Dijkstra", lab01::dijkstra,
+     "pop the smallest entry; skip it if its key is not dist[u] (a stale entry); relax each arc "
+     "with dist[u] + w in 64 bits and push every vertex whose distance dropped"},
+    {"BellmanFord", lab01::bellman_ford,
+     "every round relaxes all out-arcs of every reached vertex; stop after a round with no "
+     "change, but never before the distances stop changing"},
+    {"BellmanFordQueue", lab01::bellman_ford_queue,
+     "when dist[v] drops, put v in the queue unless it is already there; a vertex can enter "
+     "the queue many times, and must be expanded each time"},
+};
+INSTANTIATE_TEST_SUITE_P(Lab01, Sssp, ::testing::ValuesIn(kAlgorithms), algorithm_name);
+
+// The work counters make the algorithms' differences visible; these tests pin
+// the ones whose value is determined by the specification.
+
+TEST(Dijkstra, SettlesEachReachableVertexOnce) {
+  for (const NamedGraph& g : sssp::test::standard_graphs()) {
+    const vertex_t source = 0;
+    if (g.graph.num_vertices() == 0) continue;
+    Counters counters;
+    (void)lab01::dijkstra(g.graph, source, &counters);
+    const auto reference = sssp::reference_dijkstra(g.graph, source);
+    const auto reachable = static_cast<std::uint64_t>(
+        std::count_if(reference.begin(), reference.end(), [](dist_t d) { return d != sssp::kInfinity; }));
+    ASSERT_EQ(counters.vertices_processed, reachable)
+        << "graph '" << g.name << "', source 0: Counters::vertices_processed must count settled "
+        << "vertices, each exactly once (" << reachable << " are reachable)\n"
+        << "hint: with lazy deletion, a popped entry whose key differs from dist[u] is stale and "
+           "must be skipped before u's arcs are relaxed again";
+    ASSERT_GE(counters.iterations, counters.vertices_processed)
+        << "graph '" << g.name << "': iterations counts every pop, stale ones included";
+  }
+}
+
+TEST(BellmanFord, EarlyExitRoundCounts) {
+  const auto w = sssp::WeightPolicy::uniform(1, 9, 4);
+  // Arcs 0->1->...->49 in CSR order: one in-place round settles the whole
+  // chain, a second round sees no change and stops.
+  const CsrGraph forward = sssp::to_csr(sssp::make_chain(50, w));
+  Counters counters;
+  (void)lab01::bellman_ford(forward, 0, &counters);
+  EXPECT_EQ(counters.iterations, 2u)
+      << "chain 0 -> 1 -> ... -> 49, source 0: expected 2 rounds (one settles everything in place, "
+         "one confirms nothing changes), got "
+      << counters.iterations
+      << "\nhint: update dist[] in place within a round, and stop after the first round in which "
+         "no distance changed";
+  // Reversed chain from 49 down to 0: a round in vertex order moves the
+  // frontier by one vertex only, so all 49 = |V| - 1 rounds are needed.
+  sssp::EdgeList reversed;
+  reversed.num_vertices = 50;
+  for (vertex_t v = 49; v > 0; --v) reversed.add_arc(v, v - 1, 3);
+  (void)lab01::bellman_ford(sssp::to_csr(reversed), 49, &counters);
+  EXPECT_EQ(counters.iterations, 49u)
+      << "chain 49 -> 48 -> ... -> 0, source 49: expected |V| - 1 = 49 rounds, got "
+      << counters.iterations << "\nhint: never run more than |V| - 1 rounds";
+  sssp::EdgeList single;
+  single.num_vertices = 1;
+  (void)lab01::bellman_ford(sssp::to_csr(single), 0, &counters);
+  EXPECT_EQ(counters.iterations, 1u) << "a single vertex takes one round (that changes nothing)";
+}
+
+TEST(BellmanFordQueue, ChainExpandsEachVertexOnce) {
+  const CsrGraph chain = sssp::to_csr(sssp::make_chain(100, sssp::WeightPolicy::unit()));
+  Counters counters;
+  (void)lab01::bellman_ford_queue(chain, 0, &counters);
+  EXPECT_EQ(counters.vertices_processed, 100u)
+      << "chain of 100, source 0: each vertex enters the queue once, expected 100 dequeues, got "
+      << counters.vertices_processed;
+  EXPECT_EQ(counters.edges_relaxed, 99u) << "each of the 99 arcs is examined once";
+}
+
+// --------------------------------------------------------------- task 5 --
+
+class Bfs : public ::testing::Test {
+ protected:
+  static constexpr const char* kHint =
+      "visit vertices level by level; give v the level of u plus one the first time an arc "
+      "u -> v reaches it, and never change it afterwards";
+  static void expect_correct_on(const std::vector<const NamedGraph*>& graphs) {
+    for (const NamedGraph* g : graphs) {
+      for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
+        const auto level = lab01::bfs(g->graph, source, nullptr);
+        ASSERT_TRUE(sssp::test::matches_reference_bfs(*g, source, level, kHint));
+      }
+    }
+  }
+};
+
+TEST_F(Bfs, TinyHandCheckedGraphs) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny)); }
+
+TEST_F(Bfs, GeneratorFamilies) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated)); }
+
+TEST_F(Bfs, CornerCases) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner)); }
+
+TEST_F(Bfs, RejectsBadSource) {
+  const CsrGraph chain = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  EXPECT_THROW((void)lab01::bfs(chain, 10, nullptr), sssp::InvalidSource)
+      << "source 10 on a graph of 10 vertices must throw sssp::InvalidSource";
+}
+
+TEST_F(Bfs, LevelsExpandedOnGrid) {
+  const CsrGraph grid = sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()));
+  Counters counters;
+  (void)lab01::bfs(grid, 0, &counters);
+  EXPECT_EQ(counters.iterations, 20u + 30u - 1u)
+      << "grid 20x30 from corner 0: levels 0..48 are expanded, expected 49 iterations, got "
+      << counters.iterations;
+  EXPECT_EQ(counters.vertices_processed, 600u) << "every one of the 600 vertices is dequeued once";
+}
+
+TEST_F(Bfs, RoadNetworkNewYork) {
+  SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
+  const NamedGraph g{"USA-road-NY", sssp::to_csr(sssp::read_graph(path))};
+  const auto level = lab01::bfs(g.graph, 0, nullptr);
+  ASSERT_TRUE(sssp::test::matches_reference_bfs(g, 0, level, kHint));
+}
+
+TEST_F(Bfs, HiddenGraphs) {
+  std::string why_not;
+  const auto graphs = sssp::test::hidden_graphs(&why_not);
+  if (graphs.empty()) GTEST_SKIP() << why_not;
+  for (const NamedGraph& g : graphs) {
+    for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+      ASSERT_TRUE(sssp::test::matches_reference_bfs(g, source, lab01::bfs(g.graph, source, nullptr), kHint));
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,42 @@
+/// @file
+/// @brief The runner's table of algorithms. One table, compiled twice: into
+/// `sssp` against the student's labs/ and into `sssp-ref` against solutions/.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sssp/counters.hpp"
+#include "sssp/graph.hpp"
+
+namespace sssp::runner {
+
+/// What one run of an algorithm produced.
+struct RunOutput {
+  std::vector<dist_t> dist;     ///< Distances (SSSP algorithms).
+  std::vector<level_t> levels;  ///< Levels (BFS algorithms).
+  Counters counters;            ///< Work done.
+  /// GPU time of the run measured with CUDA events, in ms; negative for CPU
+  /// algorithms, which the runner times with a host clock.
+  double device_ms = -1.0;
+};
+
+/// Runs the algorithm from one source on the graph given to prepare().
+using PreparedRun = std::function<RunOutput(vertex_t source)>;
+
+/// One runnable algorithm.
+struct Algorithm {
+  std::string name;     ///< "lab01/dijkstra": lab folder number and algorithm.
+  std::string summary;  ///< One line for --list.
+  bool gpu = false;     ///< Needs a GPU.
+  bool bfs = false;     ///< Produces levels instead of distances.
+  /// Does the per-graph setup that is not timed (e.g. copying the graph to
+  /// the GPU) and returns the timed part.
+  std::function<PreparedRun(const CsrGraph&)> prepare;
+};
+
+/// Every algorithm of every lab built into this runner.
+[[nodiscard]] const std::vector<Algorithm>& algorithms();
+
+}  // namespace sssp::runner

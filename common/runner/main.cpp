@@ -1,0 +1,417 @@
+// sssp: run any lab's algorithms on a graph file or a generated graph, time
+// them, count their work and verify every answer.
+//
+//   sssp --list
+//   sssp                                   all algorithms on the built-in grid
+//   sssp --algo lab01/dijkstra --graph USA-road-NY.pace.gr.gz --weights 1:1000:1
+//   sssp --gen rmat:18 --random-sources 4 --reps 5 --output json
+//
+// Exit status: 0 when every run was verified correct, 1 when an answer was
+// wrong or an algorithm failed, 2 on bad arguments or input.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "algorithms.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/verify.hpp"
+
+namespace {
+
+using sssp::runner::Algorithm;
+using sssp::runner::RunOutput;
+
+constexpr const char* kDefaultGenerator = "grid:256x256";
+constexpr const char* kDefaultWeights = "1:1000:1";
+
+constexpr const char* kUsage = R"(usage: sssp [options]
+
+Runs shortest-path and BFS algorithms of the labs, times them and verifies
+every answer with a certificate check (no reference needed).
+
+graph (default: the built-in grid:256x256 with weights 1:1000:1):
+  --graph FILE          DIMACS .gr, PACE .gr, SNAP edge list or .mtx; .gz is fine
+  --format NAME         auto (default), dimacs, pace, snap, mtx
+  --undirected          SNAP input: each line is an undirected edge
+  --gen SPEC            generate: grid:RxC random:N:M rmat:SCALE[:EF] chain:N star:N complete:N
+  --weights POLICY      weights for unweighted input: unit, LO:HI or LO:HI:SEED (default 1:1000:1)
+  --seed N              generator seed (default 1)
+  --cache DIR           keep a binary copy of parsed files in DIR (fast reloads)
+algorithms and sources:
+  --algo NAME           an algorithm from --list, or a prefix like lab01/ (repeatable; default all)
+  --source N            source vertex, 0-based (repeatable; default 0)
+  --random-sources K    K sources with out-degree > 0, drawn from --seed
+  --reps R              timed repetitions per source (default 3)
+  --warmup W            untimed runs first (default 1)
+output:
+  --output FORMAT       text (default), json or csv
+  --no-verify           skip the certificate check
+  --progress            report each repetition on stderr (default when stderr is a terminal)
+  --list                list the algorithms and exit
+  --help                this text
+)";
+
+struct Options {
+  std::string graph_file;
+  std::string generator;
+  sssp::ReadOptions read;
+  std::string weights = kDefaultWeights;
+  std::uint64_t seed = 1;
+  std::string cache_dir;
+  std::vector<std::string> algos;
+  std::vector<std::uint64_t> sources;
+  std::uint64_t random_sources = 0;
+  unsigned reps = 3;
+  unsigned warmup = 1;
+  std::string output = "text";
+  bool verify = true;
+  bool progress = isatty(STDERR_FILENO) != 0;
+  bool list = false;
+};
+
+std::uint64_t parse_count(const std::string& flag, const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    if (!text.empty() && text[0] != '-') value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    throw sssp::InputError(flag + " needs a non-negative integer, got '" + text + "'");
+  }
+  return value;
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw sssp::InputError(arg + " needs a value (see --help)");
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--graph") {
+      o.graph_file = value();
+    } else if (arg == "--format") {
+      o.read.format = sssp::parse_format(value());
+    } else if (arg == "--undirected") {
+      o.read.snap_undirected = true;
+    } else if (arg == "--gen") {
+      o.generator = value();
+    } else if (arg == "--weights") {
+      o.weights = value();
+    } else if (arg == "--seed") {
+      o.seed = parse_count(arg, value());
+    } else if (arg == "--cache") {
+      o.cache_dir = value();
+    } else if (arg == "--algo") {
+      o.algos.push_back(value());
+    } else if (arg == "--source") {
+      o.sources.push_back(parse_count(arg, value()));
+    } else if (arg == "--random-sources") {
+      o.random_sources = parse_count(arg, value());
+    } else if (arg == "--reps") {
+      o.reps = static_cast<unsigned>(std::clamp<std::uint64_t>(parse_count(arg, value()), 1, 100000));
+    } else if (arg == "--warmup") {
+      o.warmup = static_cast<unsigned>(std::min<std::uint64_t>(parse_count(arg, value()), 100000));
+    } else if (arg == "--output") {
+      o.output = value();
+      if (o.output != "text" && o.output != "json" && o.output != "csv") {
+        throw sssp::InputError("--output must be text, json or csv, got '" + o.output + "'");
+      }
+    } else if (arg == "--no-verify") {
+      o.verify = false;
+    } else if (arg == "--progress") {
+      o.progress = true;
+    } else if (arg == "--list") {
+      o.list = true;
+    } else {
+      throw sssp::InputError("unknown argument '" + arg + "' (see --help)");
+    }
+  }
+  if (!o.graph_file.empty() && !o.generator.empty()) {
+    throw sssp::InputError("give either --graph or --gen, not both");
+  }
+  o.read.weights = sssp::WeightPolicy::parse(o.weights);
+  return o;
+}
+
+std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& wanted) {
+  std::vector<const Algorithm*> chosen;
+  for (const Algorithm& a : sssp::runner::algorithms()) {
+    const bool match = wanted.empty() || std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
+                         return a.name == w || (w.back() == '/' && a.name.rfind(w, 0) == 0);
+                       });
+    if (match) chosen.push_back(&a);
+  }
+  for (const std::string& w : wanted) {
+    const bool known = std::any_of(chosen.begin(), chosen.end(), [&](const Algorithm* a) {
+      return a->name == w || (w.back() == '/' && a->name.rfind(w, 0) == 0);
+    });
+    if (!known) throw sssp::InputError("unknown algorithm '" + w + "' (see --list)");
+  }
+  return chosen;
+}
+
+std::vector<sssp::vertex_t> choose_sources(const Options& o, const sssp::CsrGraph& g) {
+  std::vector<sssp::vertex_t> sources;
+  for (const std::uint64_t s : o.sources) {
+    sssp::require_valid_source(g, s);
+    sources.push_back(static_cast<sssp::vertex_t>(s));
+  }
+  if (o.random_sources > 0) {
+    // Like Graph500 and gapbs: skip vertices without out-arcs, whose runs are trivial.
+    std::uint64_t state = o.seed;
+    for (std::uint64_t tries = 0; sources.size() < o.sources.size() + o.random_sources; ++tries) {
+      if (tries > 100 * (o.random_sources + g.num_vertices())) {
+        throw sssp::InputError("could not find " + std::to_string(o.random_sources) +
+                               " sources with out-arcs in " + g.name);
+      }
+      state = sssp::splitmix64(state);
+      const auto v = static_cast<sssp::vertex_t>(state % std::max<sssp::vertex_t>(g.num_vertices(), 1));
+      if (g.num_vertices() > 0 && g.out_degree(v) > 0) sources.push_back(v);
+    }
+  }
+  if (sources.empty()) {
+    sssp::require_valid_source(g, 0);
+    sources.push_back(0);
+  }
+  return sources;
+}
+
+struct Measurement {
+  const Algorithm* algorithm = nullptr;
+  sssp::vertex_t source = 0;
+  std::vector<double> times_ms;
+  double median_ms = 0;
+  double mteps = 0;
+  std::uint64_t edges_traversed = 0;
+  sssp::Counters counters;
+  std::size_t peak_device_bytes = 0;
+  bool verified = false;
+  bool checked = false;
+  std::string verdict;
+  std::string error;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Arcs leaving reached vertices: the edges the run had to look at.
+template <typename Value>
+std::uint64_t reached_arcs(const sssp::CsrGraph& g, const std::vector<Value>& value, Value unreached) {
+  std::uint64_t arcs = 0;
+  for (sssp::vertex_t v = 0; v < g.num_vertices() && v < value.size(); ++v) {
+    if (value[v] != unreached) arcs += g.out_degree(v);
+  }
+  return arcs;
+}
+
+Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, const sssp::CsrGraph& g,
+                    sssp::vertex_t source, const Options& o) {
+  Measurement m;
+  m.algorithm = &a;
+  m.source = source;
+  sssp::cuda::reset_peak_memory();
+  RunOutput out;
+  for (unsigned i = 0; i < o.warmup + o.reps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    out = run(source);
+    const auto stop = std::chrono::steady_clock::now();
+    const double host_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+    const double ms = out.device_ms >= 0 ? out.device_ms : host_ms;
+    if (i >= o.warmup) m.times_ms.push_back(ms);
+    if (o.progress) {
+      std::fprintf(stderr, "  %s source %u: %s %u/%u: %.3f ms\n", a.name.c_str(), source,
+                   i < o.warmup ? "warm-up" : "rep", i < o.warmup ? i + 1 : i - o.warmup + 1,
+                   i < o.warmup ? o.warmup : o.reps, ms);
+    }
+  }
+  m.counters = out.counters;
+  m.median_ms = median(m.times_ms);
+  m.peak_device_bytes = sssp::cuda::memory_stats().peak_bytes;
+  m.edges_traversed = a.bfs ? reached_arcs(g, out.levels, sssp::kUnreached) : reached_arcs(g, out.dist, sssp::kInfinity);
+  m.mteps = m.median_ms > 0 ? static_cast<double>(m.edges_traversed) / (m.median_ms * 1e3) : 0.0;
+  if (o.verify) {
+    const sssp::Verdict v = a.bfs ? sssp::verify_bfs(g, source, out.levels) : sssp::verify_sssp(g, source, out.dist);
+    m.checked = true;
+    m.verified = v.ok;
+    m.verdict = v.ok ? "correct" : v.message;
+  }
+  return m;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+void print_counters_json(std::ostream& out, const sssp::Counters& c) {
+  out << "{\"iterations\": " << c.iterations << ", \"vertices_processed\": " << c.vertices_processed
+      << ", \"edges_relaxed\": " << c.edges_relaxed << ", \"distance_updates\": " << c.distance_updates
+      << ", \"kernel_launches\": " << c.kernel_launches << ", \"host_syncs\": " << c.host_syncs << "}";
+}
+
+void report(const Options& o, const sssp::CsrGraph& g, double load_s, const std::vector<Measurement>& ms) {
+  const auto& device = sssp::cuda::query_device();
+  if (o.output == "json") {
+    std::cout << "{\n  \"graph\": {\"name\": \"" << json_escape(g.name) << "\", \"vertices\": " << g.num_vertices()
+              << ", \"arcs\": " << g.num_edges() << ", \"load_seconds\": " << load_s << "},\n"
+              << "  \"device\": {\"available\": " << (device.available ? "true" : "false") << ", \"summary\": \""
+              << json_escape(device.summary()) << "\"},\n  \"runs\": [";
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      const Measurement& m = ms[i];
+      std::cout << (i ? "," : "") << "\n    {\"algorithm\": \"" << m.algorithm->name << "\", \"source\": " << m.source;
+      if (!m.error.empty()) {
+        std::cout << ", \"error\": \"" << json_escape(m.error) << "\"}";
+        continue;
+      }
+      std::cout << ", \"times_ms\": [";
+      for (std::size_t t = 0; t < m.times_ms.size(); ++t) std::cout << (t ? ", " : "") << m.times_ms[t];
+      std::cout << "], \"median_ms\": " << m.median_ms << ", \"mteps\": " << m.mteps
+                << ", \"edges_traversed\": " << m.edges_traversed << ", \"counters\": ";
+      print_counters_json(std::cout, m.counters);
+      std::cout << ", \"peak_device_bytes\": " << m.peak_device_bytes << ", \"verified\": "
+                << (m.checked ? (m.verified ? "true" : "false") : "null") << ", \"verdict\": \""
+                << json_escape(m.verdict) << "\"}";
+    }
+    std::cout << "\n  ]\n}\n";
+    return;
+  }
+  if (o.output == "csv") {
+    std::cout << "algorithm,source,median_ms,mteps,iterations,vertices_processed,edges_relaxed,"
+                 "distance_updates,kernel_launches,host_syncs,peak_device_bytes,verified,error\n";
+    for (const Measurement& m : ms) {
+      const auto& c = m.counters;
+      std::cout << m.algorithm->name << ',' << m.source << ',' << m.median_ms << ',' << m.mteps << ','
+                << c.iterations << ',' << c.vertices_processed << ',' << c.edges_relaxed << ','
+                << c.distance_updates << ',' << c.kernel_launches << ',' << c.host_syncs << ','
+                << m.peak_device_bytes << ',' << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ",\""
+                << m.error << "\"\n";
+    }
+    return;
+  }
+  std::printf("graph:  %s (loaded in %.2f s)\ndevice: %s\n\n", sssp::describe(g).c_str(), load_s,
+              device.summary().c_str());
+  std::printf("%-26s %8s %11s %9s %10s %10s %11s %8s %6s %9s  %s\n", "algorithm", "source", "median ms", "MTEPS",
+              "iterations", "vertices", "edges", "launches", "syncs", "peak MiB", "verified");
+  for (const Measurement& m : ms) {
+    if (!m.error.empty()) {
+      std::printf("%-26s %8u  FAILED: %s\n", m.algorithm->name.c_str(), m.source, m.error.c_str());
+      continue;
+    }
+    const auto& c = m.counters;
+    std::printf("%-26s %8u %11.3f %9.1f %10llu %10llu %11llu %8llu %6llu %9.1f  %s\n", m.algorithm->name.c_str(),
+                m.source, m.median_ms, m.mteps, static_cast<unsigned long long>(c.iterations),
+                static_cast<unsigned long long>(c.vertices_processed),
+                static_cast<unsigned long long>(c.edges_relaxed), static_cast<unsigned long long>(c.kernel_launches),
+                static_cast<unsigned long long>(c.host_syncs), static_cast<double>(m.peak_device_bytes) / 1048576.0,
+                m.checked ? (m.verified ? "yes" : ("NO: " + m.verdict).c_str()) : "not checked");
+  }
+  std::printf("\nmedian of %u repetitions after %u warm-up; MTEPS counts the arcs leaving reached vertices\n",
+              o.reps, o.warmup);
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse_args(argc, argv);
+  if (o.list) {
+    for (const Algorithm& a : sssp::runner::algorithms()) {
+      std::printf("%-28s %s%s\n", a.name.c_str(), a.summary.c_str(), a.gpu ? " [GPU]" : "");
+    }
+    return 0;
+  }
+  const auto algorithms = select_algorithms(o.algos);
+  const auto load_start = std::chrono::steady_clock::now();
+  sssp::CsrGraph graph;
+  if (!o.graph_file.empty()) {
+    if (o.progress) std::fprintf(stderr, "reading %s ...\n", o.graph_file.c_str());
+    graph = sssp::load_graph_cached(o.graph_file, o.read, o.cache_dir);
+  } else {
+    const std::string spec = o.generator.empty() ? kDefaultGenerator : o.generator;
+    graph = sssp::to_csr(sssp::generate(spec, o.read.weights, o.seed));
+  }
+  const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+  const auto sources = choose_sources(o, graph);
+
+  std::vector<Measurement> results;
+  bool all_good = true;
+  for (const Algorithm* a : algorithms) {
+    if (a->gpu && !sssp::cuda::query_device().available) {
+      Measurement m;
+      m.algorithm = a;
+      m.error = "skipped: " + sssp::cuda::query_device().reason;
+      results.push_back(m);
+      continue;
+    }
+    try {
+      const auto prepared = a->prepare(graph);
+      for (const sssp::vertex_t s : sources) {
+        results.push_back(measure(*a, prepared, graph, s, o));
+        all_good = all_good && (!results.back().checked || results.back().verified);
+      }
+    } catch (const sssp::NotImplemented& e) {
+      Measurement m;
+      m.algorithm = a;
+      m.error = e.what();
+      results.push_back(m);
+      all_good = false;
+    } catch (const sssp::CudaError& e) {
+      Measurement m;
+      m.algorithm = a;
+      m.error = std::string("CUDA error: ") + e.what();
+      results.push_back(m);
+      all_good = false;
+    }
+  }
+  report(o, graph, load_s, results);
+  return all_good ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const sssp::InputError& e) {
+    std::fprintf(stderr, "sssp: %s\n", e.what());
+  } catch (const sssp::InvalidSource& e) {
+    std::fprintf(stderr, "sssp: %s\n", e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "sssp: out of host memory: the graph is too large for this machine\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sssp: %s\n", e.what());
+  }
+  return 2;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Tests of common/tools/make_skeleton.py: region handling, and that it never
+clobbers a student's edits without --force."""
+import importlib.util
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parents[2] / "common" / "tools" / "make_skeleton.py"
+spec = importlib.util.spec_from_file_location("make_skeleton", TOOL)
+make_skeleton = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_skeleton)
+
+SOLUTION = """#include "x.hpp"
+int f(int a) {
+  // BEGIN SOLUTION task 3: add one
+  return a + 1;
+  // END SOLUTION
+}
+int g() {
+  // BEGIN SOLUTION task 4: custom start
+  return 7;
+  // SKELETON
+  // int answer = 0;  // your code
+  // SSSP_TODO(2, 4, "custom start");
+  // END SOLUTION
+}
+"""
+
+
+class Derive(unittest.TestCase):
+    def test_default_region_becomes_todo(self):
+        out = make_skeleton.derive(SOLUTION, 2, "solutions/lab02_x/f.cpp")
+        self.assertIn('  SSSP_TODO(2, 3, "add one");\n', out)
+        self.assertNotIn("return a + 1", out)
+        self.assertIn("generated from solutions/lab02_x/f.cpp", out)
+
+    def test_skeleton_block_is_uncommented(self):
+        out = make_skeleton.derive(SOLUTION, 2, "f.cpp")
+        self.assertIn("  int answer = 0;  // your code\n", out)
+        self.assertIn('  SSSP_TODO(2, 4, "custom start");\n', out)
+        self.assertNotIn("return 7", out)
+
+    def test_file_without_regions_is_copied(self):
+        self.assertEqual(make_skeleton.derive("int x;\n", 1, "h.hpp"), "int x;\n")
+
+    def test_malformed_regions_are_errors(self):
+        bad = {
+            "unterminated": "// BEGIN SOLUTION task 1: x\nint a;\n",
+            "nested": "// BEGIN SOLUTION task 1: x\n// BEGIN SOLUTION task 2: y\n// END SOLUTION\n",
+            "stray end": "int a;\n// END SOLUTION\n",
+            "no title": "// BEGIN SOLUTION task 1\n// END SOLUTION\n",
+            "skeleton without todo": "// BEGIN SOLUTION task 1: x\n// SKELETON\n// int a;\n// END SOLUTION\n",
+        }
+        for what, text in bad.items():
+            with self.subTest(what), self.assertRaises(make_skeleton.MarkerError):
+                make_skeleton.derive(text, 1, "f.cpp")
+
+
+class Generate(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        root = Path(self.tmp.name)
+        (root / "solutions" / "lab02_x").mkdir(parents=True)
+        (root / "solutions" / "lab02_x" / "f.cpp").write_text(SOLUTION)
+        (root / "labs" / "lab02_x").mkdir(parents=True)
+        (root / "labs" / "lab02_x" / "README.md").write_text("handout\n")
+        self.saved = make_skeleton.REPO
+        make_skeleton.REPO = root
+        self.student_file = root / "labs" / "lab02_x" / "f.cpp"
+
+    def tearDown(self):
+        make_skeleton.REPO = self.saved
+        self.tmp.cleanup()
+
+    def test_generate_then_in_sync(self):
+        self.assertEqual(make_skeleton.generate("lab02_x", force=False), [])
+        self.assertEqual(make_skeleton.check("lab02_x"), [])
+
+    def test_student_edit_is_never_overwritten_without_force(self):
+        make_skeleton.generate("lab02_x", force=False)
+        self.student_file.write_text("// my work\n")
+        self.assertEqual(make_skeleton.generate("lab02_x", force=False), ["labs/lab02_x/f.cpp"])
+        self.assertEqual(self.student_file.read_text(), "// my work\n")
+        self.assertTrue(make_skeleton.check("lab02_x"), "an edited skeleton must be reported out of sync")
+        self.assertEqual(make_skeleton.generate("lab02_x", force=True), [])
+        self.assertIn("SSSP_TODO", self.student_file.read_text())
+
+    def test_untouched_skeleton_follows_solution_changes(self):
+        make_skeleton.generate("lab02_x", force=False)
+        solution = make_skeleton.REPO / "solutions" / "lab02_x" / "f.cpp"
+        solution.write_text(SOLUTION.replace("add one", "add exactly one"))
+        self.assertTrue(make_skeleton.check("lab02_x"))
+        self.assertEqual(make_skeleton.generate("lab02_x", force=False), [])
+        self.assertIn("add exactly one", self.student_file.read_text())
+
+    def test_file_without_solution_is_reported(self):
+        make_skeleton.generate("lab02_x", force=False)
+        (make_skeleton.REPO / "labs" / "lab02_x" / "extra.cpp").write_text("int y;\n")
+        self.assertTrue(any("extra.cpp" in p for p in make_skeleton.check("lab02_x")))
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)

@@ -51,8 +51,8 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "")
 endif()
 
 enable_language(CUDA)
-set(CMAKE_CUDA_STANDARD 20)
-set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-set(CMAKE_CUDA_EXTENSIONS OFF)
+# CMake 3.25 does not know nvcc's C++20 flag (CMAKE_CUDA_STANDARD 20 fails to
+# generate), so the dialect is passed directly; nvcc has accepted it since 12.0.
+add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
 find_package(CUDAToolkit REQUIRED)
 set(SSSP_HAVE_CUDA ON)

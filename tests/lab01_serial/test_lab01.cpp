@@ -3,6 +3,7 @@
 // which shares no code with the student's.
 #include <algorithm>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,9 @@ struct SsspAlgorithm {
   std::function<std::vector<dist_t>(const CsrGraph&, vertex_t, Counters*)> run;
   std::string hint;
 };
+
+// Lets GoogleTest print the parameter by name instead of as raw bytes.
+void PrintTo(const SsspAlgorithm& algorithm, std::ostream* out) { *out << algorithm.name; }
 
 std::string algorithm_name(const ::testing::TestParamInfo<SsspAlgorithm>& info) {
   return info.param.name;

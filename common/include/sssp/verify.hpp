@@ -18,6 +18,7 @@ struct Verdict {
   vertex_t vertex = 0;         ///< First offending vertex when !ok.
   std::uint64_t failures = 0;  ///< How many vertices (or arcs) are wrong.
   std::string message;         ///< Explanation when !ok; empty otherwise.
+  /// True when the answer passed, so a Verdict can be tested like a bool.
   explicit operator bool() const { return ok; }
 };
 

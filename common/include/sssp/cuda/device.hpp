@@ -43,9 +43,9 @@ struct MemoryStats {
 /// Restarts peak tracking from the current holding.
 void reset_peak_memory();
 
-/// Records an allocation or release of `bytes` (DeviceBuffer calls these).
+/// Records that `bytes` of device memory were allocated (DeviceBuffer calls it).
 void note_allocation(std::size_t bytes);
-/// @copydoc note_allocation
+/// Records that `bytes` of device memory were freed (DeviceBuffer calls it).
 void note_release(std::size_t bytes);
 
 }  // namespace sssp::cuda

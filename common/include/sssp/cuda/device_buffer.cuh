@@ -40,8 +40,10 @@ class DeviceBuffer {
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  /// Takes over `other`'s allocation; `other` becomes empty.
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  /// Frees this buffer's allocation and takes over `other`'s.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       release();
@@ -50,6 +52,7 @@ class DeviceBuffer {
     }
     return *this;
   }
+  /// Frees the allocation.
   ~DeviceBuffer() { release(); }
 
   /// Device pointer (nullptr when empty).

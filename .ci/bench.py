@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Time the reference solutions (sssp-ref) on the benchmark graphs and print a
+Markdown table per lab, the form the handouts quote.
+
+    python3 .ci/bench.py --bin build/bin [--out DIR] [--lab lab01]
+
+Real graphs come from SSSP_DATA_DIR (skipped, with a note, when absent);
+unweighted ones get weights uniform 1..1000 by seed 1, as in the handouts.
+Every run is verified by the runner's certificate check.
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+WEIGHTS = "1:1000:1"
+# (lab prefix, graph label, graph arguments, algorithms, repetitions)
+BENCHMARKS = [
+    ("lab01", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/"], 3),
+    ("lab01", "USA-road-BAY", ["--graph", "USA-road-BAY.pace.gr.gz"], ["lab01/"], 3),
+    ("lab01", "grid 512x512", ["--gen", "grid:512x512"], ["lab01/"], 3),
+    ("lab01", "rmat scale 18", ["--gen", "rmat:18:16"], ["lab01/"], 3),
+    ("lab01", "soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/"], 3),
+]
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True, help="directory holding sssp-ref")
+    parser.add_argument("--out", default=".", help="where to write bench.json")
+    parser.add_argument("--lab", action="append", help="only these labs (e.g. lab01)")
+    args = parser.parse_args()
+    data_dir = os.environ.get("SSSP_DATA_DIR", "")
+    results, failed = [], False
+    for lab, label, graph_args, algos, reps in BENCHMARKS:
+        if args.lab and lab not in args.lab:
+            continue
+        if graph_args[0] == "--graph":
+            path = Path(data_dir) / graph_args[1]
+            if not data_dir or not path.exists():
+                print(f"skipping {label}: {graph_args[1]} not in SSSP_DATA_DIR", file=sys.stderr)
+                continue
+            graph_args = ["--graph", str(path)]
+        command = [str(Path(args.bin) / "sssp-ref"), *graph_args, "--weights", WEIGHTS, "--reps", str(reps),
+                   "--random-sources", "1", "--output", "json"]
+        for algo in algos:
+            command += ["--algo", algo]
+        print("+", " ".join(command), file=sys.stderr, flush=True)
+        proc = subprocess.run(command, capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(proc.stdout, proc.stderr, file=sys.stderr)
+            failed = True
+            if not proc.stdout.strip().startswith("{"):
+                continue
+        data = json.loads(proc.stdout)
+        results.append({"lab": lab, "label": label, **data})
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench.json").write_text(json.dumps({"cpu": cpu_name(), "results": results}, indent=2))
+    print(f"\nCPU: {cpu_name()}\n")
+    print("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | vertices processed | edges relaxed | verified |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---|")
+    for r in results:
+        for run in r["runs"]:
+            if "error" in run:
+                print(f"| {r['label']} | | | {run['algorithm']} | failed: {run['error']} | | | | | |")
+                continue
+            c = run["counters"]
+            print(f"| {r['label']} | {r['graph']['vertices']:,} | {r['graph']['arcs']:,} | {run['algorithm']} "
+                  f"| {run['median_ms']:.1f} | {run['mteps']:.1f} | {c['iterations']:,} | {c['vertices_processed']:,} "
+                  f"| {c['edges_relaxed']:,} | {'yes' if run['verified'] else 'NO'} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

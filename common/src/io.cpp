@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -12,11 +13,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <random>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sssp/errors.hpp"
@@ -50,7 +54,8 @@ constexpr std::uint64_t kMaxWeight = std::numeric_limits<weight_t>::max();
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
-  // Copies up to `capacity` bytes into `out`; 0 means the end. Throws on errors.
+  // Copies up to `capacity` bytes into `out`; 0 means the end. Throws InputError
+  // with a bare reason; the LineReader adds the file name and line.
   virtual std::size_t read(char* out, std::size_t capacity) = 0;
   virtual void rewind() = 0;
 };
@@ -111,11 +116,12 @@ class GzSource final : public ByteSource {
   [[noreturn]] void fail_with_zlib_error() {
     int code = Z_OK;
     const char* message = gzerror(file_, &code);
-    const std::string detail = code == Z_ERRNO ? std::strerror(errno) : message;
-    throw InputError(path_ + ": cannot read: " + detail +
-                     (code == Z_BUF_ERROR || code == Z_DATA_ERROR
-                          ? " (truncated or corrupt gzip data)"
-                          : ""));
+    std::string_view detail = code == Z_ERRNO ? std::strerror(errno) : message;
+    // zlib prefixes its messages with the path, which the caller adds anyway.
+    if (detail.starts_with(path_ + ": ")) detail.remove_prefix(path_.size() + 2);
+    throw InputError(
+        "cannot read: " + std::string(detail) +
+        (code == Z_BUF_ERROR || code == Z_DATA_ERROR ? " (truncated or corrupt gzip data)" : ""));
   }
 
   std::string path_;
@@ -127,12 +133,16 @@ class GzSource final : public ByteSource {
 class LineReader {
  public:
   LineReader(ByteSource& source, std::string name)
-      : source_(source), name_(std::move(name)), buffer_(2 * kMaxLineBytes, '\0') {}
+      : source_(source),
+        name_(std::move(name)),
+        // Not value-initialised: pages of a big buffer that a small input never
+        // reaches then cost nothing.
+        buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
 
   // Next line without its terminator ("\n" or "\r\n"); false at the end.
   bool next(std::string_view& line) {
     while (true) {
-      const char* begin = buffer_.data() + begin_;
+      const char* begin = buffer_.get() + begin_;
       const auto* newline = static_cast<const char*>(std::memchr(begin, '\n', end_ - begin_));
       if (newline != nullptr) {
         const auto length = static_cast<std::size_t>(newline - begin);
@@ -154,7 +164,7 @@ class LineReader {
   }
 
   void rewind() {
-    source_.rewind();
+    from_source([&] { source_.rewind(); });
     begin_ = end_ = 0;
     line_ = 0;
     at_end_ = false;
@@ -170,30 +180,41 @@ class LineReader {
  private:
   bool deliver(std::string_view& line, const char* begin, std::size_t length) {
     ++line_;
+    if (length > kMaxLineBytes)
+      fail("line is longer than " + std::to_string(kMaxLineBytes) + " bytes");
     if (length > 0 && begin[length - 1] == '\r') --length;
-    if (length > kMaxLineBytes) fail("line is longer than " + std::to_string(kMaxLineBytes) + " bytes");
     line = {begin, length};
     return true;
   }
 
-  // The buffer holds two maximal lines, so after moving a partial line
-  // (at most kMaxLineBytes) to the front there is always room to read more.
   void refill() {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
-    try {
-      const std::size_t n = source_.read(buffer_.data() + end_, buffer_.size() - end_);
+    from_source([&] {
+      const std::size_t n = source_.read(buffer_.get() + end_, kBufferBytes - end_);
       end_ += n;
       at_end_ = n == 0;
+    });
+  }
+
+  // Source errors happen while reading the line after the last one delivered.
+  template <typename Action>
+  void from_source(Action action) {
+    try {
+      action();
     } catch (const InputError& e) {
-      fail(e.what());
+      throw InputError(name_ + ":" + std::to_string(line_ + 1) + ": " + e.what());
     }
   }
 
+  // Two maximal lines, so that after moving a partial line (at most
+  // kMaxLineBytes) to the front there is always room to read more.
+  static constexpr std::size_t kBufferBytes = 2 * kMaxLineBytes;
+
   ByteSource& source_;
   std::string name_;
-  std::string buffer_;
+  std::unique_ptr<char[]> buffer_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::uint64_t line_ = 0;
@@ -204,8 +225,30 @@ class LineReader {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-bool is_blank_line(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), is_blank);
+// Leading blanks are dropped before a line is classified, so an indented
+// comment is still a comment and a line of spaces is blank.
+std::string_view trim_leading(std::string_view line) {
+  while (!line.empty() && is_blank(line.front())) line.remove_prefix(1);
+  return line;
+}
+
+// Input text quoted for a message: binary garbage or a megabyte-long field
+// must not turn the message into garbage too.
+std::string quote(std::string_view text) {
+  constexpr std::size_t kShown = 40;
+  std::string out = "'";
+  for (const char c : text.substr(0, kShown)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += "0123456789abcdef"[byte >> 4];
+      out += "0123456789abcdef"[byte & 15];
+    }
+  }
+  out += text.size() > kShown ? "...'" : "'";
+  return out;
 }
 
 // Whitespace-separated fields of one line.
@@ -231,7 +274,7 @@ class Fields {
 
   void expect_end(const LineReader& in) {
     skip_blanks();
-    if (!rest_.empty()) in.fail("unexpected trailing text '" + std::string(rest_) + "'");
+    if (!rest_.empty()) in.fail("unexpected trailing text " + quote(rest_));
   }
 
  private:
@@ -247,7 +290,7 @@ std::uint64_t parse_u64(const LineReader& in, std::string_view field, std::strin
   std::uint64_t value = 0;
   const char* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
-  const std::string quoted = std::string(what) + " '" + std::string(field) + "'";
+  const std::string quoted = std::string(what) + " " + quote(field);
   if (field.front() == '-') in.fail("negative " + quoted);
   if (ec == std::errc::result_out_of_range) in.fail(quoted + " is too large");
   if (ec != std::errc{} || ptr != end) in.fail(quoted + " is not a non-negative integer");
@@ -268,7 +311,7 @@ weight_t parse_real_weight(const LineReader& in, std::string_view field) {
   double value = 0;
   const char* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
-  const std::string quoted = "weight '" + std::string(field) + "'";
+  const std::string quoted = "weight " + quote(field);
   if (ec != std::errc{} || ptr != end) in.fail(quoted + " is not a real number");
   if (!std::isfinite(value)) in.fail(quoted + " is not finite");
   if (value < 0) in.fail("negative " + quoted);
@@ -352,8 +395,8 @@ void check_count(const LineReader& in, std::string_view declared_by, std::uint64
   }
 }
 
-void check_not_more(const LineReader& in, std::string_view declared_by, std::uint64_t declared,
-                    std::string_view items) {
+[[noreturn]] void fail_too_many(const LineReader& in, std::string_view declared_by,
+                                std::uint64_t declared, std::string_view items) {
   in.fail(std::string(declared_by) + " declares " + std::to_string(declared) + " " +
           std::string(items) + " but the file has more");
 }
@@ -373,7 +416,8 @@ EdgeList parse_dimacs_like(LineReader& in, const ReadOptions& options, bool pace
   std::uint64_t count = 0;
   std::string_view line;
   while (in.next(line)) {
-    if (is_blank_line(line) || line.front() == 'c') continue;
+    line = trim_leading(line);
+    if (line.empty() || line.front() == 'c') continue;
     Fields fields(line);
     const std::string_view tag = *fields.next();
     if (tag == "p") {
@@ -382,24 +426,25 @@ EdgeList parse_dimacs_like(LineReader& in, const ReadOptions& options, bool pace
       }
       const std::string_view problem = fields.require(in, "problem type");
       if (problem != kind) {
-        in.fail("expected 'p " + std::string(kind) + "', got 'p " + std::string(problem) + "'");
+        in.fail("expected 'p " + std::string(kind) + "', got problem type " + quote(problem));
       }
       n = parse_u64(in, fields.require(in, "vertex count"), "vertex count");
       m = parse_u64(in, fields.require(in, "edge count"), "edge count");
       fields.expect_end(in);
       header_line = in.line_number();
       out.check_vertices(n);
-      // A PACE edge becomes two arcs; m <= 2^64 - 1 cannot overflow after the first check.
+      // A PACE edge becomes two arcs; after the first check m <= 2^32, so 2m cannot overflow.
       out.check_arcs(m, std::to_string(m) + " " + items);
-      if (pace) out.check_arcs(2 * m, std::to_string(m) + " edges (" + std::to_string(2 * m) + " arcs)");
+      if (pace)
+        out.check_arcs(2 * m, std::to_string(m) + " edges (" + std::to_string(2 * m) + " arcs)");
       out.reserve(pace ? 2 * m : m);
       continue;
     }
-    if (!pace && tag != "a") in.fail("unknown line type '" + std::string(tag) + "' (expected c, p or a)");
+    if (!pace && tag != "a") in.fail("unknown line type " + quote(tag) + " (expected c, p or a)");
     if (header_line == 0) {
       in.fail(std::string(pace ? "edge" : "arc") + " line before the " + header_name);
     }
-    if (count == m) check_not_more(in, "header", m, items);
+    if (count == m) fail_too_many(in, "header", m, items);
     if (pace) {
       const vertex_t u = parse_one_based(in, tag, n);
       const vertex_t v = parse_one_based(in, fields.require(in, "second vertex id"), n);
@@ -441,8 +486,7 @@ EdgeList parse_matrix_market(LineReader& in, const ReadOptions& options) {
   }
   // Banner: %%MatrixMarket matrix coordinate <field> <symmetry> (case-insensitive).
   Fields banner(line);
-  if (lowercase(*banner.next().or_else([] { return std::optional<std::string_view>(""); })) !=
-      "%%matrixmarket") {
+  if (lowercase(banner.next().value_or("")) != "%%matrixmarket") {
     in.fail("expected a '%%MatrixMarket matrix coordinate ...' banner on the first line");
   }
   const std::string object = lowercase(banner.require(in, "object ('matrix')"));
@@ -450,9 +494,10 @@ EdgeList parse_matrix_market(LineReader& in, const ReadOptions& options) {
   const std::string field_name = lowercase(banner.require(in, "field (integer, real or pattern)"));
   const std::string symmetry = lowercase(banner.require(in, "symmetry (general or symmetric)"));
   banner.expect_end(in);
-  if (object != "matrix") in.fail("unsupported object '" + object + "' (only 'matrix')");
+  if (object != "matrix") in.fail("unsupported object " + quote(object) + " (only 'matrix')");
   if (layout != "coordinate") {
-    in.fail("unsupported format '" + layout + "': only sparse 'coordinate' matrices are graphs");
+    in.fail("unsupported format " + quote(layout) +
+            ": only sparse 'coordinate' matrices are graphs");
   }
   MmField field{};
   if (field_name == "integer") {
@@ -462,10 +507,10 @@ EdgeList parse_matrix_market(LineReader& in, const ReadOptions& options) {
   } else if (field_name == "pattern") {
     field = MmField::kPattern;
   } else {
-    in.fail("unsupported field '" + field_name + "' (supported: integer, real, pattern)");
+    in.fail("unsupported field " + quote(field_name) + " (supported: integer, real, pattern)");
   }
   if (symmetry != "general" && symmetry != "symmetric") {
-    in.fail("unsupported symmetry '" + symmetry + "' (supported: general, symmetric)");
+    in.fail("unsupported symmetry " + quote(symmetry) + " (supported: general, symmetric)");
   }
   const bool symmetric = symmetry == "symmetric";
 
@@ -475,7 +520,8 @@ EdgeList parse_matrix_market(LineReader& in, const ReadOptions& options) {
   std::uint64_t nnz = 0;
   std::uint64_t count = 0;
   while (in.next(line)) {
-    if (is_blank_line(line) || line.front() == '%') continue;
+    line = trim_leading(line);
+    if (line.empty() || line.front() == '%') continue;
     Fields fields(line);
     if (!have_size) {
       const std::uint64_t rows = parse_u64(in, fields.require(in, "row count"), "row count");
@@ -493,21 +539,27 @@ EdgeList parse_matrix_market(LineReader& in, const ReadOptions& options) {
       have_size = true;
       continue;
     }
-    if (count == nnz) check_not_more(in, "size line", nnz, "entries");
+    if (count == nnz) fail_too_many(in, "size line", nnz, "entries");
     const vertex_t i = parse_one_based(in, fields.require(in, "row index"), n);
     const vertex_t j = parse_one_based(in, fields.require(in, "column index"), n);
     weight_t w = 0;
     switch (field) {
-      case MmField::kInteger: w = parse_weight(in, fields.require(in, "value")); break;
-      case MmField::kReal: w = parse_real_weight(in, fields.require(in, "value")); break;
-      case MmField::kPattern: w = options.weights.weight_of(count); break;
+      case MmField::kInteger:
+        w = parse_weight(in, fields.require(in, "value"));
+        break;
+      case MmField::kReal:
+        w = parse_real_weight(in, fields.require(in, "value"));
+        break;
+      case MmField::kPattern:
+        w = options.weights.weight_of(count);
+        break;
     }
     fields.expect_end(in);
     // The format stores only the lower triangle of a symmetric matrix; an entry
     // above it would silently double an edge once mirrored.
     if (symmetric && i < j) {
       in.fail("entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-              ") lies above the diagonal of a symmetric matrix (only the lower triangle may be stored)");
+              ") lies above the diagonal; a symmetric matrix stores only its lower triangle");
     }
     out.add(i, j, w);
     if (symmetric && i != j) out.add(j, i, w);
@@ -538,7 +590,8 @@ EdgeList parse_snap(LineReader& in, const ReadOptions& options) {
   std::uint64_t count = 0;
   std::string_view line;
   while (in.next(line)) {
-    if (is_blank_line(line) || line.front() == '#') continue;
+    line = trim_leading(line);
+    if (line.empty() || line.front() == '#') continue;
     Fields fields(line);
     const vertex_t u = vertex_of(fields.require(in, "source vertex id"));
     const vertex_t v = vertex_of(fields.require(in, "target vertex id"));
@@ -559,7 +612,8 @@ EdgeList parse_snap(LineReader& in, const ReadOptions& options) {
 std::optional<GraphFormat> detect_format(LineReader& in) {
   std::string_view line;
   while (in.next(line)) {
-    if (is_blank_line(line) || line.front() == 'c') continue;
+    line = trim_leading(line);
+    if (line.empty() || line.front() == 'c') continue;
     if (line.front() == '%') return GraphFormat::kMatrixMarket;
     if (line.front() == '#') return GraphFormat::kSnap;
     Fields fields(line);
@@ -570,7 +624,7 @@ std::optional<GraphFormat> detect_format(LineReader& in) {
     const std::string_view problem = fields.next().value_or("");
     if (problem == "sp") return GraphFormat::kDimacs;
     if (problem == "tw") return GraphFormat::kPace;
-    in.fail("unknown problem line 'p " + std::string(problem) + "' (expected 'p sp' or 'p tw')");
+    in.fail("unknown problem type " + quote(problem) + " (expected 'p sp' or 'p tw')");
   }
   return std::nullopt;
 }
@@ -582,18 +636,19 @@ EdgeList parse_lines(ByteSource& source, const std::string& name_in_messages,
   if (format == GraphFormat::kAuto) {
     const auto detected = detect_format(in);
     if (!detected) {
-      throw InputError(name_in_messages + ": empty file: no graph data (only blank or comment lines)");
+      throw InputError(name_in_messages +
+                       ": empty file: no graph data (only blank or comment lines)");
     }
     format = *detected;
     in.rewind();
   }
-  EdgeList graph;
-  switch (format) {
-    case GraphFormat::kDimacs: graph = parse_dimacs_like(in, options, false); break;
-    case GraphFormat::kPace: graph = parse_dimacs_like(in, options, true); break;
-    case GraphFormat::kSnap: graph = parse_snap(in, options); break;
-    case GraphFormat::kMatrixMarket:
-    case GraphFormat::kAuto: graph = parse_matrix_market(in, options); break;
+  EdgeList graph;  // `format` is resolved here: kAuto cannot reach this point
+  if (format == GraphFormat::kDimacs || format == GraphFormat::kPace) {
+    graph = parse_dimacs_like(in, options, format == GraphFormat::kPace);
+  } else if (format == GraphFormat::kSnap) {
+    graph = parse_snap(in, options);
+  } else {
+    graph = parse_matrix_market(in, options);
   }
   graph.name = graph_name;
   return graph;
@@ -708,6 +763,13 @@ void read_array(std::istream& in, Checksum& sum, std::vector<T>& values, std::si
   sum.update(values.data(), bytes);
 }
 
+constexpr std::size_t kWriteChunk = std::size_t{1} << 20;
+
+void append_number(std::string& out, std::uint64_t value) {
+  std::array<char, 20> digits{};  // 2^64 - 1 has 20 digits
+  out.append(digits.data(), std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr);
+}
+
 std::string hex16(std::uint64_t value) {
   std::string text(16, '0');
   for (std::size_t i = 16; i-- > 0; value >>= 4) text[i] = "0123456789abcdef"[value & 15];
@@ -738,25 +800,22 @@ EdgeList parse_graph(const std::string& text, const std::string& name, const Rea
 void write_dimacs(const CsrGraph& graph, const std::string& path) {
   write_atomically(path, [&](std::ostream& out) {
     std::string name = graph.name;
-    std::replace_if(name.begin(), name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
     out << "c " << name << "\np sp " << graph.num_vertices() << ' ' << graph.num_edges() << '\n';
-    // to_chars into a large buffer: an ostream << per number is several times slower.
+    // Formatting into one large buffer: an ostream << per number is several times slower.
     std::string buffer;
-    buffer.reserve(1 << 20);
-    std::array<char, 64> line{};
+    buffer.reserve(kWriteChunk + 64);
     for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
       for (edge_t e = graph.offsets[u]; e < graph.offsets[u + 1]; ++e) {
-        char* p = line.data();
-        *p++ = 'a';
-        *p++ = ' ';
-        p = std::to_chars(p, line.data() + line.size(), std::uint64_t{u} + 1).ptr;
-        *p++ = ' ';
-        p = std::to_chars(p, line.data() + line.size(), std::uint64_t{graph.targets[e]} + 1).ptr;
-        *p++ = ' ';
-        p = std::to_chars(p, line.data() + line.size(), graph.weights[e]).ptr;
-        *p++ = '\n';
-        buffer.append(line.data(), p);
-        if (buffer.size() > (1u << 20) - line.size()) {
+        buffer += "a ";
+        append_number(buffer, std::uint64_t{u} + 1);
+        buffer += ' ';
+        append_number(buffer, std::uint64_t{graph.targets[e]} + 1);
+        buffer += ' ';
+        append_number(buffer, graph.weights[e]);
+        buffer += '\n';
+        if (buffer.size() >= kWriteChunk) {
           out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
           buffer.clear();
         }
@@ -821,7 +880,8 @@ CsrGraph load_binary(const std::string& path) {
               "-byte name: impossible (limits " + std::to_string(kMaxVertices) + ", " +
               std::to_string(kMaxEdges) + ", file size)");
   }
-  // Each term is below 2^36 after the checks above, so the sum cannot overflow.
+  // After the checks above the name is at most the file's size and every other
+  // term is below 2^36, so the sum cannot overflow.
   const std::uint64_t expected = kHeaderBytes + name_length + sizeof(edge_t) * (num_vertices + 1) +
                                  (sizeof(vertex_t) + sizeof(weight_t)) * num_edges +
                                  sizeof(std::uint64_t);
@@ -856,23 +916,27 @@ CsrGraph load_graph_cached(const std::string& path, const ReadOptions& options,
   if (cache_dir.empty()) return to_csr(read_graph(path, options));
 
   std::error_code ec;
+  const auto check = [&](const std::string& what) {
+    if (ec) throw InputError(what + ": " + ec.message());
+  };
+  const fs::path absolute = fs::absolute(path, ec);
+  check("cannot open " + path);
   const std::uint64_t size = fs::file_size(path, ec);
-  if (ec) throw InputError("cannot open " + path + ": " + ec.message());
+  check("cannot open " + path);
   const auto mtime = fs::last_write_time(path, ec);
-  if (ec) throw InputError("cannot open " + path + ": " + ec.message());
+  check("cannot open " + path);
   // Everything that can change the resulting graph (or whether it is accepted)
-  // is part of the key, so no option change can return a stale entry.
-  const std::string key = "sssp-cache-v" + std::to_string(kBinaryVersion) + "\n" +
-                          fs::absolute(path).lexically_normal().string() + "\n" +
-                          std::to_string(size) + "\n" +
-                          std::to_string(mtime.time_since_epoch().count()) + "\n" +
-                          std::to_string(static_cast<int>(options.format)) + "\n" +
-                          options.weights.to_string() + "\n" +
-                          std::to_string(options.snap_undirected) + "\n" +
-                          std::to_string(options.max_vertices) + "\n" +
-                          std::to_string(options.max_edges);
+  // is part of the key, so neither an edited file nor other options can
+  // return a stale entry.
+  const std::string key =
+      "sssp-cache-v" + std::to_string(kBinaryVersion) + "\n" +
+      absolute.lexically_normal().string() + "\n" + std::to_string(size) + "\n" +
+      std::to_string(mtime.time_since_epoch().count()) + "\n" +
+      std::to_string(static_cast<int>(options.format)) + "\n" + options.weights.to_string() + "\n" +
+      std::to_string(options.snap_undirected) + "\n" + std::to_string(options.max_vertices) + "\n" +
+      std::to_string(options.max_edges);
   fs::create_directories(cache_dir, ec);
-  if (ec) throw InputError("cannot create cache directory " + cache_dir + ": " + ec.message());
+  check("cannot create cache directory " + cache_dir);
   const std::string cached = (fs::path(cache_dir) / (fs::path(path).filename().string() + "." +
                                                      hex16(fnv1a(key)) + ".csr"))
                                  .string();

@@ -42,6 +42,7 @@ def main() -> int:
     parser.add_argument("--bin", required=True, help="directory holding sssp-ref")
     parser.add_argument("--out", default=".", help="where to write bench.json")
     parser.add_argument("--lab", action="append", help="only these labs (e.g. lab01)")
+    parser.add_argument("--quick", action="store_true", help="one repetition each (a smoke test)")
     args = parser.parse_args()
     data_dir = os.environ.get("SSSP_DATA_DIR", "")
     results, failed = [], False
@@ -54,7 +55,7 @@ def main() -> int:
                 print(f"skipping {label}: {graph_args[1]} not in SSSP_DATA_DIR", file=sys.stderr)
                 continue
             graph_args = ["--graph", str(path)]
-        command = [str(Path(args.bin) / "sssp-ref"), *graph_args, "--weights", WEIGHTS, "--reps", str(reps),
+        command = [str(Path(args.bin) / "sssp-ref"), *graph_args, "--weights", WEIGHTS, "--reps", str(1 if args.quick else reps),
                    "--random-sources", "1", "--output", "json"]
         for algo in algos:
             command += ["--algo", algo]

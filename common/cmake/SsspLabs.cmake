@@ -57,6 +57,9 @@ function(sssp_add_lab_tests lab kind)
     set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
                  "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
   endforeach()
+  if(kind STREQUAL "gpu")
+    set_property(GLOBAL APPEND PROPERTY SSSP_GPU_TEST_PROGRAMS test_${lab}_${kind}_solution)
+  endif()
   gtest_discover_tests(test_${lab}_${kind}_solution
     TEST_PREFIX "${lab}.${kind}.solution."
     DISCOVERY_MODE PRE_TEST

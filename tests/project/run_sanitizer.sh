@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# run_sanitizer.sh TOOL PROGRAM: runs a GPU test program under compute-sanitizer
+# (memcheck, racecheck, ...). Exits 77, which CTest reports as skipped, when no
+# GPU is visible. DeliberateErrors.* tests provoke CUDA errors on purpose and
+# are left out.
+set -u
+tool="$1" program="$2" sanitizer="${COMPUTE_SANITIZER:-compute-sanitizer}"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "sanitizer test skipped: no GPU visible (nvidia-smi -L failed)"
+  exit 77
+fi
+exec "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 \
+  "$program" --gtest_filter='-DeliberateErrors.*' --gtest_brief=1

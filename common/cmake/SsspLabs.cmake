@@ -9,7 +9,8 @@
 #     Builds the lab's GoogleTest executable once per flavour. The solution's
 #     tests are registered with CTest, one process per test, with a timeout and
 #     the labels <lab>, <kind>, solution. Both flavours are listed in
-#     graded_tests.json in the build directory, which the grader reads.
+#     graded_tests.json in the build directory, which the grader reads, and so
+#     are the lab's mutants (tests/project/mutants.json), flavour mutant:<name>.
 
 set(SSSP_TEST_TIMEOUT 60 CACHE STRING "Per-test timeout in seconds (an endless loop must not hang grading)")
 
@@ -49,14 +50,25 @@ function(sssp_add_lab_tests lab kind)
   if(NOT TARGET ${lab}_solution)
     return()  # a GPU lab without CUDA: nothing to build, the grader reports why
   endif()
+  # The test sources are compiled once against the solution's headers and
+  # linked into the solution's and every mutant's test program.
+  add_library(test_${lab}_${kind}_objects OBJECT ${ARG_SOURCES})
+  target_link_libraries(test_${lab}_${kind}_objects PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
+  sssp_set_warnings(test_${lab}_${kind}_objects)
+
+  set(exe test_${lab}_${kind}_student)
+  add_executable(${exe} ${ARG_SOURCES})
+  target_link_libraries(${exe} PRIVATE ${lab}_student sssp_test_support GTest::gtest)
+  sssp_set_warnings(${exe})
+  set(exe test_${lab}_${kind}_solution)
+  add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
+  target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
   foreach(flavour student solution)
-    set(exe test_${lab}_${kind}_${flavour})
-    add_executable(${exe} ${ARG_SOURCES})
-    target_link_libraries(${exe} PRIVATE ${lab}_${flavour} sssp_test_support GTest::gtest)
-    sssp_set_warnings(${exe})
     set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
-                 "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
+                 "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:test_${lab}_${kind}_${flavour}>\"}")
   endforeach()
+  sssp_add_mutants(${lab} ${kind})
+
   if(kind STREQUAL "gpu")
     set_property(GLOBAL APPEND PROPERTY SSSP_GPU_TEST_PROGRAMS test_${lab}_${kind}_solution)
   endif()
@@ -67,4 +79,47 @@ function(sssp_add_lab_tests lab kind)
                TIMEOUT ${SSSP_TEST_TIMEOUT}
                SKIP_REGULAR_EXPRESSION ".  SKIPPED . "
                ENVIRONMENT "SSSP_DATA_DIR=${SSSP_DATA_DIR}")
+endfunction()
+
+# Deliberately wrong versions of a lab's solution (tests/project/mutants.json),
+# each built against the lab's tests as flavour "mutant:<name>", so the project
+# tests can show that the graded tests catch them.
+function(sssp_add_mutants lab kind)
+  set(spec "${PROJECT_SOURCE_DIR}/tests/project/mutants.json")
+  file(READ "${spec}" json)
+  string(JSON count ERROR_VARIABLE missing LENGTH "${json}" ${lab})
+  if(missing OR count EQUAL 0)
+    return()
+  endif()
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${lab}")
+  file(GLOB solution_files "${solution_dir}/*")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}" ${solution_files})
+  get_target_property(lab_sources ${lab}_solution SOURCES)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${json}" ${lab} ${i} name)
+    set(dir "${PROJECT_BINARY_DIR}/mutants/${lab}/${name}")
+    execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
+                            "${spec}" ${lab} ${name} "${solution_dir}" "${dir}"
+                    RESULT_VARIABLE failed)
+    if(failed)
+      message(FATAL_ERROR "mutant ${lab}/${name} could not be made (see above)")
+    endif()
+    set(sources "")
+    foreach(source IN LISTS lab_sources)
+      get_filename_component(file "${source}" NAME)
+      list(APPEND sources "${dir}/${file}")
+    endforeach()
+    add_library(${lab}_mutant_${name} STATIC ${sources})
+    target_include_directories(${lab}_mutant_${name} PUBLIC "${dir}")
+    target_link_libraries(${lab}_mutant_${name} PUBLIC sssp_common)
+    if(TARGET sssp_cuda)
+      target_link_libraries(${lab}_mutant_${name} PUBLIC sssp_cuda)
+    endif()
+    set(exe test_${lab}_${kind}_mutant_${name})
+    add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
+    target_link_libraries(${exe} PRIVATE ${lab}_mutant_${name} sssp_test_support GTest::gtest)
+    set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
+                 "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"mutant:${name}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
+  endforeach()
 endfunction()

@@ -8,6 +8,7 @@
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/reference.hpp"
+#include "sssp_test.hpp"
 
 namespace sssp {
 namespace {
@@ -15,17 +16,11 @@ namespace {
 constexpr dist_t kInf = kInfinity;
 constexpr level_t kUnr = kUnreached;
 
-CsrGraph csr(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs) {
-  EdgeList e;
-  e.name = "hand";
-  e.num_vertices = n;
-  for (const auto& [u, v, w] : arcs) e.add_arc(u, v, w);
-  return to_csr(e);
-}
+using test::hand_graph;
 
 // CLRS figure 24.6 (s, t, x, y, z = 0..4) plus vertex 5, which only points in.
 CsrGraph clrs() {
-  return csr(6, {{0, 1, 10}, {0, 3, 5}, {1, 2, 1}, {1, 3, 2}, {3, 1, 3}, {3, 2, 9}, {3, 4, 2},
+  return hand_graph(6, {{0, 1, 10}, {0, 3, 5}, {1, 2, 1}, {1, 3, 2}, {3, 1, 3}, {3, 2, 9}, {3, 4, 2},
                  {2, 4, 4}, {4, 2, 6}, {4, 0, 7}, {5, 0, 1}});
 }
 
@@ -69,13 +64,13 @@ TEST(ReferenceBfs, ClrsExample) {
 }
 
 TEST(ReferenceDijkstra, ZeroWeights) {
-  const CsrGraph g = csr(5, {{0, 1, 0}, {1, 2, 0}, {0, 2, 5}, {2, 3, 0}, {3, 4, 7}, {4, 4, 0}});
+  const CsrGraph g = hand_graph(5, {{0, 1, 0}, {1, 2, 0}, {0, 2, 5}, {2, 3, 0}, {3, 4, 7}, {4, 4, 0}});
   EXPECT_EQ(reference_dijkstra(g, 0), (std::vector<dist_t>{0, 0, 0, 0, 7}));
   EXPECT_EQ(reference_bfs(g, 0), (std::vector<level_t>{0, 1, 1, 2, 3}));
 }
 
 TEST(ReferenceDijkstra, SelfLoopsAndParallelArcs) {
-  const CsrGraph g = csr(3, {{0, 0, 0}, {0, 1, 9}, {0, 1, 4}, {0, 1, 7}, {1, 1, 1}, {1, 2, 3},
+  const CsrGraph g = hand_graph(3, {{0, 0, 0}, {0, 1, 9}, {0, 1, 4}, {0, 1, 7}, {1, 1, 1}, {1, 2, 3},
                              {1, 2, 2}, {2, 0, 1}});
   EXPECT_EQ(reference_dijkstra(g, 0), (std::vector<dist_t>{0, 4, 6}));
   EXPECT_EQ(reference_dijkstra(g, 2), (std::vector<dist_t>{1, 5, 0}));
@@ -83,12 +78,12 @@ TEST(ReferenceDijkstra, SelfLoopsAndParallelArcs) {
 }
 
 TEST(ReferenceDijkstra, SingleVertexAndIsolatedSource) {
-  const CsrGraph one = csr(1, {});
+  const CsrGraph one = hand_graph(1, {});
   EXPECT_EQ(reference_dijkstra(one, 0), (std::vector<dist_t>{0}));
   EXPECT_EQ(reference_bfs(one, 0), (std::vector<level_t>{0}));
-  const CsrGraph loop = csr(1, {{0, 0, 5}});
+  const CsrGraph loop = hand_graph(1, {{0, 0, 5}});
   EXPECT_EQ(reference_dijkstra(loop, 0), (std::vector<dist_t>{0}));
-  const CsrGraph isolated = csr(3, {{1, 2, 1}, {2, 0, 1}});
+  const CsrGraph isolated = hand_graph(3, {{1, 2, 1}, {2, 0, 1}});
   EXPECT_EQ(reference_dijkstra(isolated, 0), (std::vector<dist_t>{0, kInf, kInf}));
   EXPECT_EQ(reference_bfs(isolated, 0), (std::vector<level_t>{0, kUnr, kUnr}));
 }
@@ -112,8 +107,8 @@ TEST(ReferenceDijkstra, InvalidSourceThrows) {
   EXPECT_THROW((void)reference_dijkstra(g, 6), InvalidSource);
   EXPECT_THROW((void)reference_bfs(g, 6), InvalidSource);
   EXPECT_THROW((void)reference_dijkstra(g, 4000000000U), InvalidSource);
-  EXPECT_THROW((void)reference_dijkstra(csr(0, {}), 0), InvalidSource);
-  EXPECT_THROW((void)reference_bfs(csr(0, {}), 0), InvalidSource);
+  EXPECT_THROW((void)reference_dijkstra(hand_graph(0, {}), 0), InvalidSource);
+  EXPECT_THROW((void)reference_bfs(hand_graph(0, {}), 0), InvalidSource);
 }
 
 TEST(ReferenceCrossCheck, UnitWeightDijkstraEqualsBfsLevels) {

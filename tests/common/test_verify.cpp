@@ -9,6 +9,7 @@
 #include "sssp/generators.hpp"
 #include "sssp/reference.hpp"
 #include "sssp/verify.hpp"
+#include "sssp_test.hpp"
 
 namespace sssp {
 namespace {
@@ -16,17 +17,11 @@ namespace {
 constexpr dist_t kInf = kInfinity;
 constexpr level_t kUnr = kUnreached;
 
-CsrGraph csr(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs) {
-  EdgeList e;
-  e.name = "hand";
-  e.num_vertices = n;
-  for (const auto& [u, v, w] : arcs) e.add_arc(u, v, w);
-  return to_csr(e);
-}
+using test::hand_graph;
 
 // 0 -> 1 (5), 1 -> 2 (3), 0 -> 2 (10); 3 and 4 are unreachable, 4 -> 3 (10).
 // Distances from 0: {0, 5, 8, inf, inf}; levels {0, 1, 1, unreached, unreached}.
-CsrGraph hand() { return csr(5, {{0, 1, 5}, {1, 2, 3}, {0, 2, 10}, {4, 3, 10}}); }
+CsrGraph hand() { return hand_graph(5, {{0, 1, 5}, {1, 2, 3}, {0, 2, 10}, {4, 3, 10}}); }
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -130,7 +125,7 @@ TEST(VerifySssp, RejectsZeroWeightCycleAtTooSmallDistance) {
   // a = 1 and b = 2 are joined by zero-weight arcs both ways and reachable only
   // through the heavy arc 0 -> 1. At an equal too-small distance each has a
   // "tight" in-arc from the other, so a plain tightness check would pass.
-  const CsrGraph g = csr(3, {{0, 1, 100}, {1, 2, 0}, {2, 1, 0}});
+  const CsrGraph g = hand_graph(3, {{0, 1, 100}, {1, 2, 0}, {2, 1, 0}});
   EXPECT_TRUE(verify_sssp(g, 0, std::vector<dist_t>{0, 100, 100}));
   const Verdict v = verify_sssp(g, 0, std::vector<dist_t>{0, 50, 50});
   EXPECT_FALSE(v);
@@ -141,7 +136,7 @@ TEST(VerifySssp, RejectsZeroWeightCycleAtTooSmallDistance) {
   EXPECT_FALSE(zero);
   EXPECT_EQ(zero.vertex, 1U);
   // The same cycle with no way in: any finite distance is wrong.
-  const CsrGraph island = csr(3, {{1, 2, 0}, {2, 1, 0}});
+  const CsrGraph island = hand_graph(3, {{1, 2, 0}, {2, 1, 0}});
   EXPECT_FALSE(verify_sssp(island, 0, std::vector<dist_t>{0, 7, 7}));
   EXPECT_TRUE(verify_sssp(island, 0, std::vector<dist_t>{0, kInf, kInf}));
 }
@@ -149,7 +144,7 @@ TEST(VerifySssp, RejectsZeroWeightCycleAtTooSmallDistance) {
 TEST(VerifySssp, GarbageNearTwoToTheSixtyFourDoesNotWrap) {
   // 0 -> 1 (5), 2 -> 1 (10); 2 is unreachable. Unchecked, 2^64 - 8 + 10 would
   // wrap to 2 and blame vertex 1; the garbage is at vertex 2.
-  const CsrGraph g = csr(3, {{0, 1, 5}, {2, 1, 10}});
+  const CsrGraph g = hand_graph(3, {{0, 1, 5}, {2, 1, 10}});
   const Verdict v = verify_sssp(g, 0, std::vector<dist_t>{0, 5, kInf - 7});
   EXPECT_FALSE(v);
   EXPECT_EQ(v.vertex, 2U);
@@ -219,7 +214,7 @@ TEST(VerifyBfs, GarbageJustBelowUnreachedIsCaught) {
   EXPECT_FALSE(v);
   EXPECT_EQ(v.vertex, 3U);
   EXPECT_EQ(v.failures, 2U);
-  const CsrGraph g = csr(3, {{0, 1, 1}, {2, 1, 1}});
+  const CsrGraph g = hand_graph(3, {{0, 1, 1}, {2, 1, 1}});
   const Verdict wrapped = verify_bfs(g, 0, std::vector<level_t>{0, 1, kUnr - 1});
   EXPECT_FALSE(wrapped);
   EXPECT_EQ(wrapped.vertex, 2U) << wrapped.message;

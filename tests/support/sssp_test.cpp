@@ -45,6 +45,14 @@ NamedGraph named(std::string name, const EdgeList& edges, NamedGraph::Kind kind)
 
 }  // namespace
 
+CsrGraph hand_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs) {
+  EdgeList e;
+  e.name = "hand-written graph";
+  e.num_vertices = n;
+  for (const auto& [u, v, w] : arcs) e.add_arc(u, v, w);
+  return to_csr(e);
+}
+
 ::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source,
                                                   std::span<const dist_t> got,
                                                   std::string_view hint) {

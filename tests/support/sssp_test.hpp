@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "sssp/graph.hpp"
@@ -31,6 +32,11 @@ struct NamedGraph {
 
 /// The graphs of standard_graphs() of one kind.
 [[nodiscard]] std::vector<const NamedGraph*> graphs_of_kind(NamedGraph::Kind kind);
+
+/// Builds a graph of `n` vertices from hand-written arcs (tail, head, weight),
+/// for small tests whose answers are worked out by hand.
+[[nodiscard]] CsrGraph hand_graph(vertex_t n,
+                                  const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs);
 
 /// Checks `got` against the reference Dijkstra. On failure the message names
 /// the graph, the source, the first wrong vertex with expected and actual

@@ -10,6 +10,7 @@ must_fail to fail. Prints how many graded tests catch each mutant. A must_fail
 test that is skipped here (no GPU, no dataset) is reported, not counted.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import sys
@@ -25,7 +26,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--hidden-graphs")
-    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds per test; a mutant that runs past it counts as caught")
     args = parser.parse_args()
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries}
@@ -39,10 +41,11 @@ def main() -> int:
             continue
         lab, name = exe["lab"], exe["flavour"].split(":", 1)[1]
         spec = mutants[lab][name]
-        results = {}
-        for test in grade.list_tests(exe["path"]):
-            result = grade.Result(lab, test, 0.0, "visible")
-            results[test] = grade.run_one(exe["path"], result, args.timeout, env)
+        tests = grade.list_tests(exe["path"])
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            runs = pool.map(lambda t: grade.run_one(exe["path"], grade.Result(lab, t, 0.0, "visible"),
+                                                    args.timeout, env), tests)
+            results = {r.name: r for r in runs}
         caught = sorted(t for t, r in results.items() if r.status in ("failed", "timeout"))
         for test in spec["must_fail"]:
             status = results[test].status if test in results else "missing"

@@ -24,6 +24,13 @@ BENCHMARKS = [
     ("lab01", "grid 512x512", ["--gen", "grid:512x512"], ["lab01/"], 3),
     ("lab01", "rmat scale 18", ["--gen", "rmat:18:16"], ["lab01/"], 3),
     ("lab01", "soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/"], 3),
+    # GPU labs run beside lab 01's Dijkstra from the same source, for the speedup column.
+    ("lab02", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab02/"], 5),
+    ("lab02", "USA-road-FLA", ["--graph", "USA-road-FLA.pace.gr.gz"], ["lab01/dijkstra", "lab02/"], 5),
+    ("lab02", "USA-road-NE", ["--graph", "USA-road-NE.pace.gr.gz"], ["lab01/dijkstra", "lab02/"], 5),
+    ("lab02", "grid 1000x1000", ["--gen", "grid:1000x1000"], ["lab01/dijkstra", "lab02/"], 5),
+    ("lab02", "rmat scale 20", ["--gen", "rmat:20:16"], ["lab01/dijkstra", "lab02/"], 5),
+    ("lab02", "soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/dijkstra", "lab02/"], 5),
 ]
 
 
@@ -71,17 +78,30 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "bench.json").write_text(json.dumps({"cpu": cpu_name(), "results": results}, indent=2))
-    print(f"\nCPU: {cpu_name()}\n")
-    print("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | vertices processed | edges relaxed | verified |")
-    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---|")
+    print(f"\nCPU: {cpu_name()}")
+    device = next((r["device"] for r in results if r["device"].get("round_trip_us", -1) >= 0), None)
+    if device:
+        print(f"GPU: {device['summary']}; host round trip {device['round_trip_us']:.1f} us")
+    print()
+    print("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | launches | syncs "
+          "| us per iteration | speedup over lab01/dijkstra | vertices processed | edges relaxed | verified |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
+        baseline = next((run["median_ms"] for run in r["runs"]
+                         if run["algorithm"] == "lab01/dijkstra" and "error" not in run), None)
         for run in r["runs"]:
             if "error" in run:
-                print(f"| {r['label']} | | | {run['algorithm']} | failed: {run['error']} | | | | | |")
+                print(f"| {r['label']} | | | {run['algorithm']} | {run['error']} | | | | | | | | | |")
                 continue
+            if r["lab"] != "lab01" and run["algorithm"].startswith("lab01/"):
+                continue  # the baseline is shown in lab 01's table
             c = run["counters"]
+            per_iteration = (f"{1000 * run['median_ms'] / c['iterations']:.1f}"
+                             if c["kernel_launches"] and c["iterations"] else "")
+            speedup = f"{baseline / run['median_ms']:.2f}x" if baseline and run["median_ms"] > 0 else ""
             print(f"| {r['label']} | {r['graph']['vertices']:,} | {r['graph']['arcs']:,} | {run['algorithm']} "
-                  f"| {run['median_ms']:.1f} | {run['mteps']:.1f} | {c['iterations']:,} | {c['vertices_processed']:,} "
+                  f"| {run['median_ms']:.2f} | {run['mteps']:.1f} | {c['iterations']:,} | {c['kernel_launches']:,} "
+                  f"| {c['host_syncs']:,} | {per_iteration} | {speedup} | {c['vertices_processed']:,} "
                   f"| {c['edges_relaxed']:,} | {'yes' if run['verified'] else 'NO'} |")
     return 1 if failed else 0
 

@@ -2,7 +2,15 @@
 // is compiled against the student's code (sssp) and the reference (sssp-ref).
 #include "algorithms.hpp"
 
+#include <memory>
+#include <type_traits>
+#include <utility>
+
 #include "lab01.hpp"
+#include "sssp/cuda/device.hpp"
+#if SSSP_HAVE_CUDA
+#include "lab02.hpp"
+#endif
 
 namespace sssp::runner {
 
@@ -32,6 +40,28 @@ Algorithm cpu_bfs(std::string name, std::string summary, F f) {
           }};
 }
 
+#if SSSP_HAVE_CUDA
+// Wraps a GPU solver class: its constructor uploads the graph (untimed), and
+// run(source, counters, device_ms) reports its own CUDA-event time.
+template <typename Solver>
+Algorithm gpu(std::string name, std::string summary) {
+  using Output = decltype(std::declval<Solver&>().run(vertex_t{}));
+  constexpr bool kBfs = std::is_same_v<Output, std::vector<level_t>>;
+  return {std::move(name), std::move(summary), true, kBfs, [](const CsrGraph& graph) -> PreparedRun {
+            auto solver = std::make_shared<Solver>(graph);
+            return [solver](vertex_t source) {
+              RunOutput out;
+              if constexpr (kBfs) {
+                out.levels = solver->run(source, &out.counters, &out.device_ms);
+              } else {
+                out.dist = solver->run(source, &out.counters, &out.device_ms);
+              }
+              return out;
+            };
+          }};
+}
+#endif
+
 }  // namespace
 
 const std::vector<Algorithm>& algorithms() {
@@ -41,6 +71,10 @@ const std::vector<Algorithm>& algorithms() {
       cpu_sssp("lab01/bellman-ford-queue", "serial queue-based Bellman-Ford (FIFO, no duplicates)",
                lab01::bellman_ford_queue),
       cpu_bfs("lab01/bfs", "serial level-synchronous BFS", lab01::bfs),
+#if SSSP_HAVE_CUDA
+      gpu<lab02::FrontierSssp>("lab02/frontier-sssp", "Harish-Narayanan frontier SSSP: two kernels, host flag loop"),
+      gpu<lab02::FrontierBfs>("lab02/frontier-bfs", "frontier BFS: one kernel per level, host flag loop"),
+#endif
   };
   return table;
 }

@@ -284,13 +284,15 @@ void print_counters_json(std::ostream& out, const sssp::Counters& c) {
       << ", \"kernel_launches\": " << c.kernel_launches << ", \"host_syncs\": " << c.host_syncs << "}";
 }
 
-void report(const Options& o, const sssp::CsrGraph& g, double load_s, const std::vector<Measurement>& ms) {
+void report(const Options& o, const sssp::CsrGraph& g, double load_s, double round_trip_us,
+            const std::vector<Measurement>& ms) {
   const auto& device = sssp::cuda::query_device();
   if (o.output == "json") {
     std::cout << "{\n  \"graph\": {\"name\": \"" << json_escape(g.name) << "\", \"vertices\": " << g.num_vertices()
               << ", \"arcs\": " << g.num_edges() << ", \"load_seconds\": " << load_s << "},\n"
               << "  \"device\": {\"available\": " << (device.available ? "true" : "false") << ", \"summary\": \""
-              << json_escape(device.summary()) << "\"},\n  \"runs\": [";
+              << json_escape(device.summary()) << "\", \"round_trip_us\": " << round_trip_us
+              << "},\n  \"runs\": [";
     for (std::size_t i = 0; i < ms.size(); ++i) {
       const Measurement& m = ms[i];
       std::cout << (i ? "," : "") << "\n    {\"algorithm\": \"" << m.algorithm->name << "\", \"source\": " << m.source;
@@ -323,13 +325,19 @@ void report(const Options& o, const sssp::CsrGraph& g, double load_s, const std:
     }
     return;
   }
-  std::printf("graph:  %s (loaded in %.2f s)\ndevice: %s\n\n", sssp::describe(g).c_str(), load_s,
+  std::printf("graph:  %s (loaded in %.2f s)\ndevice: %s\n", sssp::describe(g).c_str(), load_s,
               device.summary().c_str());
+  if (round_trip_us >= 0) {
+    std::printf("        host round trip (empty launch + 4-byte copy + sync): %.1f us\n", round_trip_us);
+  }
+  std::printf("\n");
   std::printf("%-26s %8s %11s %9s %10s %10s %11s %8s %6s %9s  %s\n", "algorithm", "source", "median ms", "MTEPS",
               "iterations", "vertices", "edges", "launches", "syncs", "peak MiB", "verified");
   for (const Measurement& m : ms) {
     if (!m.error.empty()) {
-      std::printf("%-26s %8u  FAILED: %s\n", m.algorithm->name.c_str(), m.source, m.error.c_str());
+      const bool skipped = m.error.rfind("skipped", 0) == 0;
+      std::printf("%-26s %8s  %s%s\n", m.algorithm->name.c_str(), skipped ? "-" : std::to_string(m.source).c_str(),
+                  skipped ? "" : "FAILED: ", m.error.c_str());
       continue;
     }
     const auto& c = m.counters;
@@ -395,7 +403,12 @@ int run(int argc, char** argv) {
       all_good = false;
     }
   }
-  report(o, graph, load_s, results);
+  // The fixed cost of one host-driven iteration on this GPU, for comparing
+  // with the time per iteration of the GPU algorithms.
+  const bool any_gpu = std::any_of(algorithms.begin(), algorithms.end(), [](const Algorithm* a) { return a->gpu; });
+  const double round_trip_us =
+      any_gpu && sssp::cuda::query_device().available ? sssp::cuda::measure_round_trip_us() : -1.0;
+  report(o, graph, load_s, round_trip_us, results);
   return all_good ? 0 : 1;
 }
 

@@ -13,7 +13,8 @@ piece of student work is a marked region:
 In the skeleton the region becomes the SKELETON lines (uncommented) or, by
 default, a TODO comment and SSSP_TODO(lab, task, "title"), which throws
 sssp::NotImplemented naming the lab and task. Every region's skeleton must
-contain SSSP_TODO, so an untouched skeleton fails at every task.
+contain SSSP_TODO (SSSP_DEVICE_TODO inside a kernel, given in a SKELETON
+block), so an untouched skeleton fails at every task.
 
 Files without regions are copied unchanged. labs/<lab>/README.md (the handout)
 is written by hand and never touched. labs/<lab>/.skeleton-manifest records the
@@ -89,8 +90,9 @@ def derive(text: str, lab_number: int, origin: str) -> str:
         if skeleton is None:
             skeleton = [f"{indent}// TODO(task {task}): {title}\n",
                         f'{indent}SSSP_TODO({lab_number}, {task}, "{title}");\n']
-        if not any("SSSP_TODO" in s for s in skeleton):
-            raise MarkerError(f"{origin}:{start + 1}: the skeleton of task {task} has no SSSP_TODO")
+        if not any("SSSP_TODO" in s or "SSSP_DEVICE_TODO" in s for s in skeleton):
+            raise MarkerError(f"{origin}:{start + 1}: the skeleton of task {task} has no SSSP_TODO "
+                              "(or SSSP_DEVICE_TODO in a kernel)")
         out.extend(skeleton)
     if not regions:
         return text

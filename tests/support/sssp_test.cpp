@@ -146,7 +146,7 @@ std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count) {
 
 std::string data_dir() {
   const char* dir = std::getenv("SSSP_DATA_DIR");
-  return dir == nullptr ? std::string() : std::string(dir);
+  return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string(SSSP_DEFAULT_DATA_DIR);
 }
 
 std::optional<std::string> dataset_path(const std::string& file, std::string* why_not) {

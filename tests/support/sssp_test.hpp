@@ -59,7 +59,8 @@ struct NamedGraph {
 /// Sources worth testing on `g`: 0, the last vertex, and a few in between.
 [[nodiscard]] std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count = 3);
 
-/// The graph directory from the SSSP_DATA_DIR environment variable, or "".
+/// The graph directory: the SSSP_DATA_DIR environment variable if set, else
+/// the SSSP_DATA_DIR the build was configured with.
 [[nodiscard]] std::string data_dir();
 
 /// Full path of `file` in the data directory, or nullopt (and `why_not` says

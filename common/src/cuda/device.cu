@@ -9,6 +9,8 @@
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device_buffer.cuh"
+#include "sssp/cuda/event_timer.cuh"
+#include "sssp/cuda/host_flag.cuh"
 
 namespace sssp::cuda {
 
@@ -48,8 +50,9 @@ void* checked_malloc(std::size_t bytes, const char* what) {
 
 namespace {
 
-// Launching needs an image of this kernel for the device's architecture;
-// asking for its attributes is the cheapest way to learn whether we have one.
+// An empty kernel. Launching needs an image of it for the device's
+// architecture, and asking for its attributes is the cheapest way to learn
+// whether we have one; the round-trip measurement launches it.
 __global__ void probe_kernel() {}
 
 DeviceStatus probe(int device) {
@@ -94,6 +97,24 @@ DeviceStatus probe(int device) {
 }
 
 }  // namespace
+
+double measure_round_trip_us(int repetitions) {
+  if (!query_device().available) return -1.0;
+  HostFlag flag;
+  auto iterate = [&](int count) {
+    for (int i = 0; i < count; ++i) {
+      probe_kernel<<<1, 32>>>();
+      SSSP_CUDA_CHECK_LAUNCH();
+      (void)flag.read();
+    }
+  };
+  iterate(20);  // warm-up: module load, first-launch costs
+  EventTimer timer;
+  timer.start();
+  iterate(repetitions);
+  timer.stop();
+  return 1000.0 * timer.elapsed_ms() / (repetitions > 0 ? repetitions : 1);
+}
 
 const DeviceStatus& query_device(int device) {
   static std::mutex mutex;

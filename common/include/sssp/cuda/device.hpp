@@ -31,6 +31,12 @@ struct DeviceStatus {
 /// `available == false` with the runtime's own explanation.
 [[nodiscard]] const DeviceStatus& query_device(int device = 0);
 
+/// The fixed cost of one iteration of a host-driven loop on this GPU: launch
+/// an empty kernel, copy 4 bytes to pinned host memory, synchronise. Averaged
+/// over `repetitions` after a warm-up, timed with CUDA events around the whole
+/// loop (as the labs time their runs), in microseconds. Negative without a GPU.
+[[nodiscard]] double measure_round_trip_us(int repetitions = 2000);
+
 /// Device memory the course's DeviceBuffer allocations hold.
 struct MemoryStats {
   std::size_t current_bytes = 0;  ///< Held now.

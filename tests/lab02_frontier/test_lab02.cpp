@@ -1,0 +1,229 @@
+// Lab 02 autograder: frontier SSSP and BFS on the GPU. Every answer is checked
+// against the CPU reference in common/; every test needs a GPU and is skipped,
+// with the reason, without one.
+#include <string>
+#include <vector>
+
+#include "lab02.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/weights.hpp"
+#include "sssp_test.hpp"
+
+namespace {
+
+using sssp::Counters;
+using sssp::CsrGraph;
+using sssp::vertex_t;
+using sssp::test::NamedGraph;
+
+constexpr const char* kSsspHint =
+    "kernel 1 must clear mask[u] and offer cost[u] + w to every out-neighbour with atomicMin on "
+    "updating_cost; kernel 2 must move a smaller updating_cost into cost, set the mask and the flag; "
+    "the host must clear the flag before every iteration";
+constexpr const char* kBfsHint =
+    "a vertex of level depth gives every unreached out-neighbour level depth + 1 and sets the flag; "
+    "the host stops after the first level that reached no new vertex";
+
+void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, lab02::Options options = {}) {
+  for (const NamedGraph* g : graphs) {
+    if (g->graph.num_vertices() == 0) continue;
+    lab02::FrontierSssp solver(g->graph, options);  // one upload, several sources: state must reset
+    for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, solver.run(source), kSsspHint))
+          << "block size " << options.block_size;
+    }
+  }
+}
+
+void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, lab02::Options options = {}) {
+  for (const NamedGraph* g : graphs) {
+    if (g->graph.num_vertices() == 0) continue;
+    lab02::FrontierBfs solver(g->graph, options);
+    for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
+      ASSERT_TRUE(sssp::test::matches_reference_bfs(*g, source, solver.run(source), kBfsHint))
+          << "block size " << options.block_size;
+    }
+  }
+}
+
+std::vector<const NamedGraph*> pointers(const std::vector<NamedGraph>& graphs) {
+  std::vector<const NamedGraph*> out;
+  for (const NamedGraph& g : graphs) out.push_back(&g);
+  return out;
+}
+
+NamedGraph read_dataset(const std::string& path, const std::string& name) {
+  sssp::ReadOptions options;
+  options.weights = sssp::WeightPolicy::uniform(1, 1000, 1);
+  return {name + " (weights 1..1000, seed 1)", sssp::to_csr(sssp::read_graph(path, options))};
+}
+
+// Source 0 reaches 20000 middle vertices in one step; every one of them has an
+// arc to the sink, so in one iteration 20000 threads offer a distance to the
+// same vertex at once. Only a true atomic minimum keeps the smallest offer.
+NamedGraph fan_in_graph() {
+  constexpr vertex_t kMiddle = 20000;
+  sssp::EdgeList e;
+  e.num_vertices = kMiddle + 2;
+  for (vertex_t i = 1; i <= kMiddle; ++i) {
+    e.add_arc(0, i, 1 + static_cast<sssp::weight_t>(sssp::splitmix64(i) % 1000));
+    e.add_arc(i, kMiddle + 1, 1000 + static_cast<sssp::weight_t>(sssp::splitmix64(i + kMiddle) % 100000));
+  }
+  return {"fan-in: 20000 vertices relax one sink in the same iteration", sssp::to_csr(e)};
+}
+
+// ----------------------------------------------------------- tasks 1-3 --
+
+TEST(FrontierSssp, TinyHandCheckedGraphs) {
+  SSSP_REQUIRE_GPU();
+  expect_sssp_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny));
+}
+
+TEST(FrontierSssp, GeneratorFamilies) {
+  SSSP_REQUIRE_GPU();
+  expect_sssp_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated));
+}
+
+TEST(FrontierSssp, CornerCases) {
+  SSSP_REQUIRE_GPU();
+  expect_sssp_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner));
+}
+
+TEST(FrontierSssp, ManyConcurrentRelaxationsOfOneVertex) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = fan_in_graph();
+  lab02::FrontierSssp solver(g.graph);
+  for (int repeat = 0; repeat < 5; ++repeat) {  // a lost update need not show on the first run
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0),
+                                                   "20000 threads update one vertex at once: a plain store "
+                                                   "keeps whichever write lands last, atomicMin keeps the smallest"));
+  }
+}
+
+TEST(FrontierSssp, BlockSizesAndOddGraphSizes) {
+  SSSP_REQUIRE_GPU();
+  const auto w = sssp::WeightPolicy::uniform(1, 50, 2);
+  const std::vector<NamedGraph> graphs = {
+      {"grid 37x41 (1517 vertices)", sssp::to_csr(sssp::make_grid(37, 41, w))},
+      {"random 1025 vertices", sssp::to_csr(sssp::make_uniform_random(1025, 6000, w, 8))},
+      {"rmat scale 11", sssp::to_csr(sssp::make_rmat(11, 8, w, 4))},
+  };
+  for (const unsigned block : {32u, 96u, 100u, 1024u}) {
+    expect_sssp_on(pointers(graphs), lab02::Options{block});
+  }
+}
+
+TEST(FrontierSssp, CountersFollowTheHostLoop) {
+  SSSP_REQUIRE_GPU();
+  const CsrGraph chain = sssp::to_csr(sssp::make_chain(300, sssp::WeightPolicy::uniform(1, 9, 1)));
+  lab02::FrontierSssp solver(chain);
+  Counters counters;
+  double ms = -1;
+  (void)solver.run(0, &counters, &ms);
+  EXPECT_EQ(counters.iterations, 300u)
+      << "chain of 300 from vertex 0: each iteration settles one more vertex (299 iterations), and one "
+         "more finds no change: expected 300 iterations, got "
+      << counters.iterations;
+  EXPECT_EQ(counters.kernel_launches, 2 * counters.iterations + 1)
+      << "one initialisation launch plus two kernels per iteration";
+  EXPECT_EQ(counters.host_syncs, counters.iterations) << "the host waits for the flag once per iteration";
+  EXPECT_GT(ms, 0.0) << "device_ms must report the CUDA-event time of the run";
+}
+
+TEST(FrontierSssp, RejectsBadSource) {
+  SSSP_REQUIRE_GPU();
+  const CsrGraph chain = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  lab02::FrontierSssp solver(chain);
+  EXPECT_THROW((void)solver.run(10), sssp::InvalidSource)
+      << "source 10 on a graph of 10 vertices must throw sssp::InvalidSource";
+}
+
+TEST(FrontierSssp, RoadNetworkNewYork) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
+  const NamedGraph g = read_dataset(path, "USA-road-NY");
+  lab02::FrontierSssp solver(g.graph);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0), kSsspHint));
+}
+
+TEST(FrontierSssp, PowerLawSlashdot) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "soc-Slashdot0902.txt.gz");
+  const NamedGraph g = read_dataset(path, "soc-Slashdot0902");
+  lab02::FrontierSssp solver(g.graph);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0), kSsspHint));
+}
+
+TEST(FrontierSssp, HiddenGraphs) {
+  SSSP_REQUIRE_GPU();
+  std::string why_not;
+  const auto graphs = sssp::test::hidden_graphs(&why_not);
+  if (graphs.empty()) GTEST_SKIP() << why_not;
+  expect_sssp_on(pointers(graphs));
+}
+
+// --------------------------------------------------------------- task 4 --
+
+TEST(FrontierBfs, TinyHandCheckedGraphs) {
+  SSSP_REQUIRE_GPU();
+  expect_bfs_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny));
+}
+
+TEST(FrontierBfs, GeneratorFamilies) {
+  SSSP_REQUIRE_GPU();
+  expect_bfs_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated));
+}
+
+TEST(FrontierBfs, CornerCases) {
+  SSSP_REQUIRE_GPU();
+  expect_bfs_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner));
+}
+
+TEST(FrontierBfs, LevelsAndLaunchesOnGrid) {
+  SSSP_REQUIRE_GPU();
+  const CsrGraph grid = sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()));
+  lab02::FrontierBfs solver(grid, lab02::Options{128});
+  Counters counters;
+  (void)solver.run(0, &counters);
+  EXPECT_EQ(counters.iterations, 49u)
+      << "grid 20x30 from corner 0: levels 0..48 are expanded, the last adding nothing: expected 49 "
+         "iterations, got "
+      << counters.iterations;
+  EXPECT_EQ(counters.kernel_launches, 50u) << "one initialisation launch and one launch per level";
+  EXPECT_EQ(counters.host_syncs, 49u) << "one wait for the flag per level";
+}
+
+TEST(FrontierBfs, RejectsBadSource) {
+  SSSP_REQUIRE_GPU();
+  const CsrGraph chain = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  lab02::FrontierBfs solver(chain);
+  EXPECT_THROW((void)solver.run(4000000000u), sssp::InvalidSource);
+}
+
+TEST(FrontierBfs, RoadNetworkNewYork) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
+  const NamedGraph g = read_dataset(path, "USA-road-NY");
+  lab02::FrontierBfs solver(g.graph);
+  ASSERT_TRUE(sssp::test::matches_reference_bfs(g, 0, solver.run(0), kBfsHint));
+}
+
+TEST(FrontierBfs, PowerLawSlashdot) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "soc-Slashdot0902.txt.gz");
+  const NamedGraph g = read_dataset(path, "soc-Slashdot0902");
+  lab02::FrontierBfs solver(g.graph);
+  ASSERT_TRUE(sssp::test::matches_reference_bfs(g, 0, solver.run(0), kBfsHint));
+}
+
+TEST(FrontierBfs, HiddenGraphs) {
+  SSSP_REQUIRE_GPU();
+  std::string why_not;
+  const auto graphs = sssp::test::hidden_graphs(&why_not);
+  if (graphs.empty()) GTEST_SKIP() << why_not;
+  expect_bfs_on(pointers(graphs));
+}
+
+}  // namespace

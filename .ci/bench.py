@@ -31,6 +31,22 @@ BENCHMARKS = [
     ("lab02", "grid 1000x1000", ["--gen", "grid:1000x1000"], ["lab01/dijkstra", "lab02/"], 5),
     ("lab02", "rmat scale 20", ["--gen", "rmat:20:16"], ["lab01/dijkstra", "lab02/"], 5),
     ("lab02", "soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/dijkstra", "lab02/"], 5),
+    # Lab 03: BFS beside lab 02's BFS on the same graphs. Edge-based Dijkstra
+    # runs one round per distinct distance, so it gets the smaller graphs.
+    ("lab03", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab02/frontier-bfs", "lab03/edge-bfs"], 5),
+    ("lab03", "grid 1000x1000", ["--gen", "grid:1000x1000"], ["lab01/dijkstra", "lab02/frontier-bfs", "lab03/edge-bfs"], 5),
+    ("lab03", "rmat scale 20", ["--gen", "rmat:20:16"], ["lab01/dijkstra", "lab02/frontier-bfs", "lab03/edge-bfs"], 5),
+    ("lab03", "soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/dijkstra", "lab02/", "lab03/"], 5),
+    ("lab03", "rome99", ["--graph", "rome99.gr.gz"], ["lab01/dijkstra", "lab02/", "lab03/"], 5),
+    ("lab03", "grid 256x256", ["--gen", "grid:256x256"], ["lab01/dijkstra", "lab02/", "lab03/"], 3),
+    ("lab03", "rmat scale 16", ["--gen", "rmat:16:16"], ["lab01/dijkstra", "lab02/", "lab03/"], 3),
+    ("lab03", "USA-road-NY (edge Dijkstra)", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab02/frontier-sssp", "lab03/edge-dijkstra"], 1),
+    # Lab 04 extracts one vertex per round: V rounds of an O(V) arg-min.
+    ("lab04", "rome99", ["--graph", "rome99.gr.gz"], ["lab01/dijkstra", "lab03/edge-dijkstra", "lab04/"], 5),
+    ("lab04", "grid 256x256", ["--gen", "grid:256x256"], ["lab01/dijkstra", "lab03/edge-dijkstra", "lab04/"], 3),
+    ("lab04", "rmat scale 16", ["--gen", "rmat:16:16"], ["lab01/dijkstra", "lab03/edge-dijkstra", "lab04/"], 3),
+    ("lab04", "soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/dijkstra", "lab03/edge-dijkstra", "lab04/"], 3),
+    ("lab04", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab04/"], 1),
 ]
 
 

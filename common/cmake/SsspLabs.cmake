@@ -1,9 +1,11 @@
 # Helpers that give every lab the same shape.
 #
-#   sssp_add_lab(<lab> <CPU|GPU> SOURCES <files>...)
+#   sssp_add_lab(<lab> <CPU|GPU> SOURCES <files>... [PROGRAMS <files>...])
 #     Builds <lab>_student from labs/<lab>/<files> and <lab>_solution from
 #     solutions/<lab>/<files>. Each library sees its own directory first, so
-#     `#include "lab01.hpp"` finds the flavour's own header.
+#     `#include "lab01.hpp"` finds the flavour's own header. Each PROGRAMS
+#     file (e.g. reduce_bench.cpp) becomes an executable in bin/, linked with
+#     the lab: reduce-bench from labs/, reduce-bench-ref from solutions/.
 #
 #   sssp_add_lab_tests(<lab> <cpu|gpu> SOURCES <files>...)
 #     Builds the lab's GoogleTest executable once per flavour. The solution's
@@ -16,7 +18,7 @@
 set(SSSP_TEST_TIMEOUT 60 CACHE STRING "Per-test timeout in seconds (an endless loop must not hang grading)")
 
 function(sssp_add_lab lab kind)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;PROGRAMS" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY SSSP_LABS "${lab}")
   set_property(GLOBAL PROPERTY SSSP_LAB_KIND_${lab} "${kind}")
   if(kind STREQUAL "GPU" AND NOT SSSP_HAVE_CUDA)
@@ -47,6 +49,17 @@ function(sssp_add_lab lab kind)
         $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-parameter -Wno-unused-function>
         $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter,-Wno-unused-function --diag-suppress=177>)
     endif()
+    foreach(program IN LISTS ARG_PROGRAMS)
+      get_filename_component(stem "${program}" NAME_WE)
+      string(REPLACE "_" "-" exe "${stem}")
+      if(flavour STREQUAL "solution")
+        string(APPEND exe "-ref")
+      endif()
+      add_executable(${exe} "${dir}/${program}")
+      target_link_libraries(${exe} PRIVATE ${lab}_${flavour})
+      sssp_set_warnings(${exe})
+      set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
+    endforeach()
   endforeach()
 endfunction()
 

@@ -27,51 +27,11 @@ constexpr const char* kBfsHint =
     "the host stops after the first level that reached no new vertex";
 
 void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, lab02::Options options = {}) {
-  for (const NamedGraph* g : graphs) {
-    if (g->graph.num_vertices() == 0) continue;
-    lab02::FrontierSssp solver(g->graph, options);  // one upload, several sources: state must reset
-    for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
-      ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, solver.run(source), kSsspHint))
-          << "block size " << options.block_size;
-    }
-  }
+  sssp::test::expect_sssp_on<lab02::FrontierSssp>(graphs, kSsspHint, options);
 }
 
 void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, lab02::Options options = {}) {
-  for (const NamedGraph* g : graphs) {
-    if (g->graph.num_vertices() == 0) continue;
-    lab02::FrontierBfs solver(g->graph, options);
-    for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
-      ASSERT_TRUE(sssp::test::matches_reference_bfs(*g, source, solver.run(source), kBfsHint))
-          << "block size " << options.block_size;
-    }
-  }
-}
-
-std::vector<const NamedGraph*> pointers(const std::vector<NamedGraph>& graphs) {
-  std::vector<const NamedGraph*> out;
-  for (const NamedGraph& g : graphs) out.push_back(&g);
-  return out;
-}
-
-NamedGraph read_dataset(const std::string& path, const std::string& name) {
-  sssp::ReadOptions options;
-  options.weights = sssp::WeightPolicy::uniform(1, 1000, 1);
-  return {name + " (weights 1..1000, seed 1)", sssp::to_csr(sssp::read_graph(path, options))};
-}
-
-// Source 0 reaches 20000 middle vertices in one step; every one of them has an
-// arc to the sink, so in one iteration 20000 threads offer a distance to the
-// same vertex at once. Only a true atomic minimum keeps the smallest offer.
-NamedGraph fan_in_graph() {
-  constexpr vertex_t kMiddle = 20000;
-  sssp::EdgeList e;
-  e.num_vertices = kMiddle + 2;
-  for (vertex_t i = 1; i <= kMiddle; ++i) {
-    e.add_arc(0, i, 1 + static_cast<sssp::weight_t>(sssp::splitmix64(i) % 1000));
-    e.add_arc(i, kMiddle + 1, 1000 + static_cast<sssp::weight_t>(sssp::splitmix64(i + kMiddle) % 100000));
-  }
-  return {"fan-in: 20000 vertices relax one sink in the same iteration", sssp::to_csr(e)};
+  sssp::test::expect_bfs_on<lab02::FrontierBfs>(graphs, kBfsHint, options);
 }
 
 // ----------------------------------------------------------- tasks 1-3 --
@@ -93,7 +53,7 @@ TEST(FrontierSssp, CornerCases) {
 
 TEST(FrontierSssp, ManyConcurrentRelaxationsOfOneVertex) {
   SSSP_REQUIRE_GPU();
-  const NamedGraph g = fan_in_graph();
+  const NamedGraph g = sssp::test::fan_in_graph();
   lab02::FrontierSssp solver(g.graph);
   for (int repeat = 0; repeat < 5; ++repeat) {  // a lost update need not show on the first run
     ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0),
@@ -111,7 +71,7 @@ TEST(FrontierSssp, BlockSizesAndOddGraphSizes) {
       {"rmat scale 11", sssp::to_csr(sssp::make_rmat(11, 8, w, 4))},
   };
   for (const unsigned block : {32u, 96u, 100u, 1024u}) {
-    expect_sssp_on(pointers(graphs), lab02::Options{block});
+    expect_sssp_on(sssp::test::pointers(graphs), lab02::Options{block});
   }
 }
 
@@ -143,7 +103,7 @@ TEST(FrontierSssp, RejectsBadSource) {
 TEST(FrontierSssp, RoadNetworkNewYork) {
   SSSP_REQUIRE_GPU();
   SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
-  const NamedGraph g = read_dataset(path, "USA-road-NY");
+  const NamedGraph g = sssp::test::read_dataset(path, "USA-road-NY");
   lab02::FrontierSssp solver(g.graph);
   ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0), kSsspHint));
 }
@@ -151,7 +111,7 @@ TEST(FrontierSssp, RoadNetworkNewYork) {
 TEST(FrontierSssp, PowerLawSlashdot) {
   SSSP_REQUIRE_GPU();
   SSSP_REQUIRE_DATASET(path, "soc-Slashdot0902.txt.gz");
-  const NamedGraph g = read_dataset(path, "soc-Slashdot0902");
+  const NamedGraph g = sssp::test::read_dataset(path, "soc-Slashdot0902");
   lab02::FrontierSssp solver(g.graph);
   ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0), kSsspHint));
 }
@@ -161,7 +121,7 @@ TEST(FrontierSssp, HiddenGraphs) {
   std::string why_not;
   const auto graphs = sssp::test::hidden_graphs(&why_not);
   if (graphs.empty()) GTEST_SKIP() << why_not;
-  expect_sssp_on(pointers(graphs));
+  expect_sssp_on(sssp::test::pointers(graphs));
 }
 
 // --------------------------------------------------------------- task 4 --
@@ -205,7 +165,7 @@ TEST(FrontierBfs, RejectsBadSource) {
 TEST(FrontierBfs, RoadNetworkNewYork) {
   SSSP_REQUIRE_GPU();
   SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
-  const NamedGraph g = read_dataset(path, "USA-road-NY");
+  const NamedGraph g = sssp::test::read_dataset(path, "USA-road-NY");
   lab02::FrontierBfs solver(g.graph);
   ASSERT_TRUE(sssp::test::matches_reference_bfs(g, 0, solver.run(0), kBfsHint));
 }
@@ -213,7 +173,7 @@ TEST(FrontierBfs, RoadNetworkNewYork) {
 TEST(FrontierBfs, PowerLawSlashdot) {
   SSSP_REQUIRE_GPU();
   SSSP_REQUIRE_DATASET(path, "soc-Slashdot0902.txt.gz");
-  const NamedGraph g = read_dataset(path, "soc-Slashdot0902");
+  const NamedGraph g = sssp::test::read_dataset(path, "soc-Slashdot0902");
   lab02::FrontierBfs solver(g.graph);
   ASSERT_TRUE(sssp::test::matches_reference_bfs(g, 0, solver.run(0), kBfsHint));
 }
@@ -223,7 +183,7 @@ TEST(FrontierBfs, HiddenGraphs) {
   std::string why_not;
   const auto graphs = sssp::test::hidden_graphs(&why_not);
   if (graphs.empty()) GTEST_SKIP() << why_not;
-  expect_bfs_on(pointers(graphs));
+  expect_bfs_on(sssp::test::pointers(graphs));
 }
 
 }  // namespace

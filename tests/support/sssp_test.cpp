@@ -10,6 +10,7 @@
 #include "sssp/io.hpp"
 #include "sssp/reference.hpp"
 #include "sssp/verify.hpp"
+#include "sssp/weights.hpp"
 
 #ifndef SSSP_SOURCE_DIR
 #error "SSSP_SOURCE_DIR must name the repository root"
@@ -183,6 +184,37 @@ std::vector<NamedGraph> hidden_graphs(std::string* why_not) {
   }
   if (graphs.empty() && why_not) *why_not = std::string("the hidden graph directory ") + dir + " is empty";
   return graphs;
+}
+
+NamedGraph read_dataset(const std::string& path, const std::string& name) {
+  ReadOptions options;
+  options.weights = WeightPolicy::uniform(1, 1000, 1);
+  return {name + " (unweighted files: weights 1..1000, seed 1)", to_csr(read_graph(path, options))};
+}
+
+std::vector<const NamedGraph*> pointers(const std::vector<NamedGraph>& graphs) {
+  std::vector<const NamedGraph*> out;
+  for (const NamedGraph& g : graphs) out.push_back(&g);
+  return out;
+}
+
+NamedGraph fan_in_graph(vertex_t middle) {
+  EdgeList e;
+  e.num_vertices = middle + 2;
+  for (vertex_t i = 1; i <= middle; ++i) {
+    e.add_arc(0, i, 1 + static_cast<weight_t>(splitmix64(i) % 1000));
+    e.add_arc(i, middle + 1, 1000 + static_cast<weight_t>(splitmix64(i + middle) % 100000));
+  }
+  return {"fan-in: " + std::to_string(middle) + " vertices relax one sink in the same iteration", to_csr(e)};
+}
+
+NamedGraph parallel_arcs_graph(edge_t arcs) {
+  EdgeList e;
+  e.num_vertices = 2;
+  for (edge_t i = 0; i < arcs; ++i) {
+    e.add_arc(0, 1, 1 + static_cast<weight_t>(splitmix64(i) % 1000000));
+  }
+  return {std::to_string(arcs) + " parallel arcs 0 -> 1 relaxed at once", to_csr(e)};
 }
 
 std::string shipped_dataset(const std::string& relative) {

@@ -72,6 +72,53 @@ struct NamedGraph {
 /// file has none. Empty when the variable is unset; `why_not` then says so.
 [[nodiscard]] std::vector<NamedGraph> hidden_graphs(std::string* why_not);
 
+/// Reads a graph of the data directory with weights uniform 1..1000 (seed 1)
+/// where the file has none, named after `name`.
+[[nodiscard]] NamedGraph read_dataset(const std::string& path, const std::string& name);
+
+/// Pointers to each graph of `graphs`, the form the expect_* helpers take.
+[[nodiscard]] std::vector<const NamedGraph*> pointers(const std::vector<NamedGraph>& graphs);
+
+/// Vertex 0 reaches `middle` vertices in one step, and every one of them has
+/// an arc to one sink, with distinct weights: in a parallel relaxation
+/// `middle` threads offer a distance to the sink at once, and only a true
+/// atomic minimum keeps the smallest.
+[[nodiscard]] NamedGraph fan_in_graph(vertex_t middle = 20000);
+
+/// One source vertex 0 with `arcs` parallel arcs to vertex 1, of distinct
+/// weights: relaxing vertex 0 edge-parallel makes `arcs` threads offer to one
+/// vertex at once.
+[[nodiscard]] NamedGraph parallel_arcs_graph(edge_t arcs = 20000);
+
+/// Runs `Solver` (a GPU lab class: constructed from a graph and options, with
+/// run(source) returning distances) on every non-empty graph from
+/// sample_sources(), one upload per graph, and asserts each answer matches
+/// the reference Dijkstra.
+template <typename Solver, typename Options>
+void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, std::string_view hint, Options options) {
+  for (const NamedGraph* g : graphs) {
+    if (g->graph.num_vertices() == 0) continue;
+    Solver solver(g->graph, options);  // one upload, several sources: the state must reset
+    for (const vertex_t source : sample_sources(g->graph)) {
+      ASSERT_TRUE(matches_reference_sssp(*g, source, solver.run(source), hint))
+          << "block size " << options.block_size;
+    }
+  }
+}
+
+/// expect_sssp_on() for BFS solvers, against the reference BFS.
+template <typename Solver, typename Options>
+void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, std::string_view hint, Options options) {
+  for (const NamedGraph* g : graphs) {
+    if (g->graph.num_vertices() == 0) continue;
+    Solver solver(g->graph, options);
+    for (const vertex_t source : sample_sources(g->graph)) {
+      ASSERT_TRUE(matches_reference_bfs(*g, source, solver.run(source), hint))
+          << "block size " << options.block_size;
+    }
+  }
+}
+
 /// Path of a file shipped in the repository's datasets/ folder.
 [[nodiscard]] std::string shipped_dataset(const std::string& relative);
 

@@ -1,7 +1,10 @@
 /// @file
-/// @brief DeviceCsr: a CsrGraph copied to the GPU once, and the atomic the
-/// relaxation kernels share.
+/// @brief DeviceCsr and DeviceCoo: a graph copied to the GPU once, in the
+/// form a kernel wants, and the atomic the relaxation kernels share.
 #pragma once
+
+#include <cstdint>
+#include <vector>
 
 #include "sssp/cuda/device_buffer.cuh"
 #include "sssp/graph.hpp"
@@ -28,6 +31,33 @@ struct DeviceCsr {
   }
 };
 
+/// A graph in device memory as a coordinate list (COO): arc e runs from
+/// tails[e] to heads[e] with weight weights[e]. Edge-parallel kernels (lab 03)
+/// give each arc its own thread. The arcs are in CSR order (grouped by tail),
+/// so neighbouring threads read neighbouring tails.
+struct DeviceCoo {
+  vertex_t num_vertices = 0;        ///< Vertices.
+  edge_t num_edges = 0;             ///< Arcs.
+  DeviceBuffer<vertex_t> tails;     ///< Tail of each arc.
+  DeviceBuffer<vertex_t> heads;     ///< Head of each arc.
+  DeviceBuffer<weight_t> weights;   ///< Weight of each arc (empty unless asked for).
+
+  /// Copies the arcs of `graph` to the device (synchronously); the weights
+  /// only when `with_weights` (BFS does not read them).
+  explicit DeviceCoo(const CsrGraph& graph, bool with_weights = true)
+      : DeviceCoo(to_edge_list(graph), with_weights) {}
+
+ private:
+  DeviceCoo(const EdgeList& arcs, bool with_weights)
+      : num_vertices(arcs.num_vertices),
+        num_edges(arcs.num_edges()),
+        tails(std::span<const vertex_t>(arcs.src), "COO tails"),
+        heads(std::span<const vertex_t>(arcs.dst), "COO heads"),
+        weights(std::span<const weight_t>(with_weights ? arcs.weight : std::vector<weight_t>{}), "COO weights") {
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+};
+
 /// atomicMin on a distance. dist_t is std::uint64_t, which is `unsigned long`
 /// on LP64 systems, while CUDA's 64-bit atomicMin takes `unsigned long long`;
 /// both are 64 bits wide, so the cast is exact. Returns the old value.
@@ -38,9 +68,17 @@ __device__ inline dist_t atomic_min_dist(dist_t* address, dist_t value) {
 }
 
 /// Blocks of `block_size` threads needed to give each of `n` items a thread.
+/// n < 2^32 and block_size >= 1 keep the result below the 2^31 - 1 blocks a
+/// grid may have in x.
 inline unsigned blocks_for(std::size_t n, unsigned block_size) {
   const std::size_t blocks = (n + block_size - 1) / block_size;
   return static_cast<unsigned>(blocks == 0 ? 1 : blocks);  // a launch needs at least one block
+}
+
+/// This thread's index in a one-dimensional grid, in 64 bits: with one thread
+/// per arc, blockIdx.x * blockDim.x can pass 2^32 and wrap in 32 bits.
+__device__ inline std::uint64_t global_thread_index() {
+  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
 }  // namespace sssp::cuda

@@ -1,41 +1,54 @@
 /// @file
-/// @brief HostFlag: the "did anything change?" flag of a host-driven loop.
+/// @brief DeviceWord and HostFlag: one value that kernels write and the host
+/// reads back once per iteration of a host-driven loop.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 
 #include "sssp/cuda/device_buffer.cuh"
 
 namespace sssp::cuda {
 
-/// A flag that kernels set in device memory and the host reads back once per
-/// iteration. The host copy lives in pinned memory, so the read is one small
-/// DMA rather than a staged copy.
-class HostFlag {
- public:
-  HostFlag() : device_(1, "loop flag") { SSSP_CUDA_CHECK(cudaMallocHost(&host_, sizeof(unsigned))); }
-  HostFlag(const HostFlag&) = delete;
-  HostFlag& operator=(const HostFlag&) = delete;
-  ~HostFlag() { cudaFreeHost(host_); }
+/// One value of type T in device memory with a pinned host copy, so reading
+/// it back is one small DMA rather than a staged copy. Loops use it for the
+/// "did anything change?" flag (lab 02), the minimum of a round (lab 03) or
+/// the result of an ExtractMin (lab 04).
+template <typename T>
+class DeviceWord {
+  static_assert(std::is_trivially_copyable_v<T>, "DeviceWord holds a plain value");
 
-  /// The device word kernels set to a non-zero value.
-  [[nodiscard]] unsigned* device() { return device_.data(); }
-  /// Enqueues clearing the flag on `stream`.
-  void clear(cudaStream_t stream = nullptr) { device_.fill_bytes(0, stream); }
-  /// Copies the flag to the host, waits for `stream`, and returns it: the
-  /// round trip a host-driven loop pays each iteration.
-  [[nodiscard]] bool read(cudaStream_t stream = nullptr) {
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_, device_.data(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+ public:
+  DeviceWord() : device_(1, "loop word") { SSSP_CUDA_CHECK(cudaMallocHost(&host_, sizeof(T))); }
+  DeviceWord(const DeviceWord&) = delete;
+  DeviceWord& operator=(const DeviceWord&) = delete;
+  ~DeviceWord() { cudaFreeHost(host_); }
+
+  /// The device copy that kernels write.
+  [[nodiscard]] T* device() { return device_.data(); }
+  /// Enqueues setting every byte of the device copy to `byte` on `stream`:
+  /// 0 for a cleared flag, 0xFF for sssp::kInfinity.
+  void fill_bytes(int byte, cudaStream_t stream = nullptr) { device_.fill_bytes(byte, stream); }
+  /// Enqueues clearing the device copy (all bytes 0) on `stream`.
+  void clear(cudaStream_t stream = nullptr) { fill_bytes(0, stream); }
+  /// Copies the value to the host, waits for `stream`, and returns it: the
+  /// round trip a host-driven loop pays each time it looks.
+  [[nodiscard]] T read(cudaStream_t stream = nullptr) {
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_, device_.data(), sizeof(T), cudaMemcpyDeviceToHost, stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return *host_ != 0;
+    return *host_;
   }
 
  private:
-  DeviceBuffer<unsigned> device_;
-  unsigned* host_ = nullptr;
+  DeviceBuffer<T> device_;
+  T* host_ = nullptr;
 };
+
+/// The flag of a host loop: kernels set it to a non-zero value, the host
+/// clears it before an iteration and reads it after.
+using HostFlag = DeviceWord<unsigned>;
 
 /// Throws InputError unless `block_size` is a legal number of threads per block.
 inline void require_block_size(unsigned block_size) {

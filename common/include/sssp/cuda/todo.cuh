@@ -22,6 +22,14 @@
     return;                               \
   } while (0)
 
+/// In a device function that returns a value: records that `task` is
+/// unfinished and returns `value` (a placeholder the caller can use).
+#define SSSP_DEVICE_TODO_RETURN(lab, task, what, value) \
+  do {                                                  \
+    sssp_device_todo_task = (task);                     \
+    return (value);                                     \
+  } while (0)
+
 /// On the host, after the kernels have finished: throws sssp::NotImplemented
 /// if an unfinished kernel of lab `lab` ran. Costs one 4-byte copy.
 #define SSSP_CHECK_DEVICE_TODO(lab)                                                            \

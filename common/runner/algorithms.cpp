@@ -10,6 +10,8 @@
 #include "sssp/cuda/device.hpp"
 #if SSSP_HAVE_CUDA
 #include "lab02.hpp"
+#include "lab03.hpp"
+#include "lab04.hpp"
 #endif
 
 namespace sssp::runner {
@@ -74,6 +76,11 @@ const std::vector<Algorithm>& algorithms() {
 #if SSSP_HAVE_CUDA
       gpu<lab02::FrontierSssp>("lab02/frontier-sssp", "Harish-Narayanan frontier SSSP: two kernels, host flag loop"),
       gpu<lab02::FrontierBfs>("lab02/frontier-bfs", "frontier BFS: one kernel per level, host flag loop"),
+      gpu<lab03::EdgeBfs>("lab03/edge-bfs", "edge-parallel BFS: one thread per arc per level"),
+      gpu<lab03::EdgeDijkstra>("lab03/edge-dijkstra",
+                               "edge-based Dijkstra: settle every vertex at the minimum, relax arc-parallel"),
+      gpu<lab04::ExtractMinDijkstra>("lab04/extract-min-dijkstra",
+                                     "Dijkstra with a reduction ExtractMin: one vertex per round, O(V^2/t)"),
 #endif
   };
   return table;

@@ -1,0 +1,85 @@
+/// @file
+/// @brief Lab 03 — edge-parallel BFS and edge-based Dijkstra after Singla,
+/// Tiwari and Singh: one thread per arc of a coordinate list (COO), instead of
+/// lab 02's one thread per vertex.
+///
+/// A plain C++ header: the runner and the tests include it without nvcc. The
+/// device state lives behind a pointer to an implementation in the .cu files.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "sssp/counters.hpp"
+#include "sssp/graph.hpp"
+#include "sssp/types.hpp"
+
+/// Lab 03: edge-parallel GPU BFS and edge-based Dijkstra.
+namespace lab03 {
+
+using sssp::Counters;
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::level_t;
+using sssp::vertex_t;
+
+/// Launch configuration.
+struct Options {
+  unsigned block_size = 256;  ///< Threads per block, 1 to 1024.
+};
+
+/// Level-synchronous BFS with one thread per arc (Singla et al., Figures 5
+/// and 6, with a level array in place of the visited array so that levels,
+/// not only reachability, come out). Each level is one launch over every arc;
+/// the host stops at the first level that reaches no new vertex.
+class EdgeBfs {
+ public:
+  /// Uploads the arcs of `graph` as COO (synchronously). Throws
+  /// sssp::CudaError when there is no usable GPU or memory runs out, and
+  /// sssp::InputError for an illegal block size.
+  explicit EdgeBfs(const CsrGraph& graph, Options options = {});
+  ~EdgeBfs();
+  EdgeBfs(const EdgeBfs&) = delete;
+  EdgeBfs& operator=(const EdgeBfs&) = delete;
+
+  /// Levels from `source` (sssp::kUnreached where unreachable). Throws
+  /// sssp::InvalidSource for a bad source.
+  /// @param counters if not null: iterations = levels expanded (the last one
+  ///        reaching nothing), kernel_launches = every launch including
+  ///        initialisation, host_syncs = times the host waited for the flag
+  /// @param device_ms if not null: GPU time of the whole run, by CUDA events
+  [[nodiscard]] std::vector<level_t> run(vertex_t source, Counters* counters = nullptr,
+                                         double* device_ms = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Edge-based Dijkstra (Singla et al., Figures 3 and 4): each round finds the
+/// smallest tentative distance among unsettled vertices, settles every vertex
+/// at that distance at once, and relaxes their out-arcs with one thread per
+/// arc. Rounds = distinct settled distances, not vertices.
+class EdgeDijkstra {
+ public:
+  /// Uploads the arcs of `graph` as COO and allocates the per-run arrays.
+  explicit EdgeDijkstra(const CsrGraph& graph, Options options = {});
+  ~EdgeDijkstra();
+  EdgeDijkstra(const EdgeDijkstra&) = delete;
+  EdgeDijkstra& operator=(const EdgeDijkstra&) = delete;
+
+  /// Distances from `source` (sssp::kInfinity where unreachable). Throws
+  /// sssp::InvalidSource for a bad source.
+  /// @param counters if not null: iterations = rounds that settled vertices,
+  ///        vertices_processed = vertices settled, kernel_launches = every
+  ///        launch, host_syncs = times the host waited for a round's minimum
+  /// @param device_ms if not null: GPU time of the whole run, by CUDA events
+  [[nodiscard]] std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr,
+                                        double* device_ms = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lab03

@@ -1,0 +1,150 @@
+// Lab 04 microbenchmark: the arg-min of n keys by each stage, by CUB and by a
+// CPU loop, for n = 1, 10, ..., 10^7, in the shape of Chen's Table 1.
+//
+//   reduce-bench [--max-size N] [--block-size B] [--repeats R]
+//
+// Every result is checked against the CPU loop; a mismatch exits 1.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lab04.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/weights.hpp"
+
+namespace {
+
+using lab04::ArgMin;
+using sssp::dist_t;
+
+// Keys with many ties: values below n / 4 + 1, so the minimum appears several
+// times and only the smallest index is right.
+std::vector<dist_t> make_keys(std::size_t n) {
+  std::vector<dist_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = 1 + sssp::splitmix64(i) % (n / 4 + 1);
+  return keys;
+}
+
+ArgMin cpu_argmin(const std::vector<dist_t>& keys) {
+  ArgMin best;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] < best.key) best = {keys[i], static_cast<std::uint32_t>(i)};
+  }
+  return best;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+unsigned parse(const char* text, const char* what) {
+  char* end = nullptr;
+  const unsigned long value = std::strtoul(text, &end, 10);
+  if (end == text || *end != '\0' || value == 0 || value > 1000000000ul) {
+    throw sssp::InputError(std::string(what) + " must be a positive integer, got '" + text + "'");
+  }
+  return static_cast<unsigned>(value);
+}
+
+int run(int argc, char** argv) {
+  std::size_t max_size = 10000000;
+  unsigned block_size = 256;
+  unsigned repeats = 101;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
+    if (arg == "--max-size") {
+      max_size = parse(argv[++i], "--max-size");
+    } else if (arg == "--block-size") {
+      block_size = parse(argv[++i], "--block-size");
+    } else if (arg == "--repeats") {
+      repeats = parse(argv[++i], "--repeats");
+    } else {
+      throw sssp::InputError("unknown option " + std::string(arg) + " (--max-size, --block-size, --repeats)");
+    }
+  }
+  const auto& gpu = sssp::cuda::query_device();
+  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+  std::printf("GPU: %s; block size %u; median of %u timed runs after 3 warm-ups (CUDA events)\n\n",
+              gpu.summary().c_str(), block_size, repeats);
+
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 1; n <= max_size; n *= 10) sizes.push_back(n);
+  std::printf("| method |");
+  for (const std::size_t n : sizes) std::printf(" %zu |", n);
+  std::printf("\n|---|");
+  for (std::size_t i = 0; i < sizes.size(); ++i) std::printf("---:|");
+  std::printf("\n");
+
+  const std::size_t rows = std::size(lab04::kAllStages) + 2;  // stages, CUB, CPU loop
+  std::vector<std::vector<double>> us(rows, std::vector<double>(sizes.size()));
+  bool all_correct = true;
+  for (std::size_t column = 0; column < sizes.size(); ++column) {
+    const std::vector<dist_t> keys = make_keys(sizes[column]);
+    const ArgMin expected = cpu_argmin(keys);
+    lab04::ArgMinReduction reduction(keys, lab04::ReduceOptions{block_size});
+    auto time_gpu = [&](std::size_t row, auto&& once) {
+      std::vector<double> samples;
+      for (unsigned r = 0; r < repeats + 3; ++r) {
+        double ms = 0;
+        const ArgMin got = once(&ms);
+        if (!(got == expected)) all_correct = false;
+        if (r >= 3) samples.push_back(ms * 1000.0);
+      }
+      us[row][column] = median(samples);
+    };
+    for (std::size_t s = 0; s < std::size(lab04::kAllStages); ++s) {
+      time_gpu(s, [&](double* ms) { return reduction.run(lab04::kAllStages[s], nullptr, ms); });
+    }
+    time_gpu(rows - 2, [&](double* ms) { return reduction.run_cub(ms); });
+    std::vector<double> samples;
+    for (unsigned r = 0; r < repeats; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const ArgMin got = cpu_argmin(keys);
+      samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+      if (!(got == expected)) all_correct = false;
+    }
+    us[rows - 1][column] = median(samples);
+  }
+  for (std::size_t row = 0; row < rows; ++row) {
+    const std::string name = row < std::size(lab04::kAllStages)
+                                 ? "stage " + std::string(lab04::stage_name(lab04::kAllStages[row]))
+                                 : (row == rows - 2 ? "CUB DeviceReduce::ArgMin" : "CPU loop");
+    std::printf("| %s |", name.c_str());
+    for (const double t : us[row]) std::printf(" %.1f |", t);
+    std::printf("\n");
+  }
+  const std::size_t last = sizes.size() - 1;
+  const double bytes = static_cast<double>(sizes[last]) * sizeof(dist_t);
+  std::printf("\nTimes in microseconds. At n = %zu: stage 5 reads %.0f GB/s, CUB %.0f GB/s; "
+              "stage 5 / CUB = %.2f\n",
+              sizes[last], bytes / (us[rows - 3][last] * 1e3), bytes / (us[rows - 2][last] * 1e3),
+              us[rows - 3][last] / us[rows - 2][last]);
+  if (!all_correct) {
+    std::printf("WRONG: some arg-min differed from the CPU loop's\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const sssp::InputError& e) {
+    std::fprintf(stderr, "reduce-bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reduce-bench: %s\n", e.what());
+    return 1;
+  }
+}

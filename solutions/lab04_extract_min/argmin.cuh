@@ -1,0 +1,153 @@
+// Lab 04, tasks 4-5: the device building blocks of the arg-min reduction,
+// shared by the standalone reduction (argmin_reduction.cu) and the Dijkstra
+// (dijkstra.cu).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "lab04.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/todo.cuh"
+
+// Each .cu file that includes this header gets its own copy (static), and
+// checks it with SSSP_CHECK_DEVICE_TODO after its kernels ran.
+SSSP_DEVICE_TODO_STATE();
+
+namespace lab04::device {
+
+/// Threads in a warp.
+inline constexpr unsigned kWarpSize = 32;
+
+/// The better of two candidates: the smaller key, on a tie the smaller
+/// index. A total order, so any reduction tree gives the same answer.
+__device__ __forceinline__ ArgMin better_of(const ArgMin& a, const ArgMin& b) {
+  return (b.key < a.key || (b.key == a.key && b.index < a.index)) ? b : a;
+}
+
+/// The arg-min of the 32 values `mine` of a full warp, in lane 0 (other
+/// lanes hold partial results).
+__device__ __forceinline__ ArgMin warp_argmin(ArgMin mine) {
+  // BEGIN SOLUTION task 4: arg-min across a warp with shuffles
+  // Each step halves the lanes that still matter: lane i takes lane i + offset.
+  // Shuffles move registers directly, with no shared memory and no barrier.
+  constexpr unsigned kAllLanes = 0xffffffffu;
+  for (unsigned offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    const ArgMin other{__shfl_down_sync(kAllLanes, mine.key, offset),
+                       __shfl_down_sync(kAllLanes, mine.index, offset)};
+    mine = better_of(mine, other);
+  }
+  return mine;
+  // SKELETON
+  // // TODO(task 4): five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1) on
+  // // both fields, keeping better_of(mine, other) each time.
+  // SSSP_DEVICE_TODO_RETURN(4, 4, "arg-min across a warp with shuffles", mine);
+  // END SOLUTION
+}
+
+/// The arg-min of `mine` over the whole block, in thread 0. blockDim.x must
+/// be a multiple of 32; every thread of the block must call it.
+/// `warp_results` is __shared__ space for 32 candidates.
+__device__ __forceinline__ ArgMin block_argmin(ArgMin mine, ArgMin* warp_results) {
+  const unsigned lane = threadIdx.x % kWarpSize;
+  const unsigned warp = threadIdx.x / kWarpSize;
+  mine = warp_argmin(mine);
+  if (lane == 0) warp_results[warp] = mine;
+  __syncthreads();
+  if (warp == 0) {
+    mine = lane < blockDim.x / kWarpSize ? warp_results[lane] : ArgMin{};
+    mine = warp_argmin(mine);
+  }
+  __syncthreads();  // warp_results may be reused as soon as this returns
+  return mine;
+}
+
+/// Blocks of `block_size` threads of `kernel` that the GPU runs at once: a
+/// grid-stride kernel launched with this many fills the GPU in one wave.
+template <typename Kernel>
+unsigned one_wave_of_blocks(Kernel kernel, unsigned block_size) {
+  int device = 0;
+  int multiprocessors = 0;
+  int blocks_per_multiprocessor = 0;
+  SSSP_CUDA_CHECK(cudaGetDevice(&device));
+  SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
+                                                                static_cast<int>(block_size), 0));
+  return static_cast<unsigned>(std::max(1, multiprocessors * blocks_per_multiprocessor));
+}
+
+/// Throws sssp::InputError unless `block_size` suits block_argmin(): a power
+/// of two from 32 to 1024.
+inline void require_reduction_block_size(unsigned block_size) {
+  if (block_size < kWarpSize || block_size > 1024 || (block_size & (block_size - 1)) != 0) {
+    throw sssp::InputError("the arg-min reduction needs a block size that is a power of two from 32 to 1024, got " +
+                           std::to_string(block_size));
+  }
+}
+
+/// Stage 5: the arg-min of keys[0 .. n) over the whole grid in one launch.
+/// Each thread folds many keys (grid-stride), each block reduces to one
+/// candidate, and the last block to finish combines the blocks' candidates
+/// and calls `finish(result)` in its thread 0.
+/// @param block_results one slot per block of the grid
+/// @param blocks_done   a counter that is 0 before the launch; reset to 0
+///                      by the last block, ready for the next launch
+template <typename Finish>
+__device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_results,
+                            unsigned* blocks_done, Finish finish) {
+  __shared__ ArgMin warp_results[kWarpSize];
+  __shared__ bool is_last_block;
+  ArgMin mine{};
+  // BEGIN SOLUTION task 5: many keys per thread, then one launch for the whole grid
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  std::uint64_t i = sssp::cuda::global_thread_index();
+  // Four independent loads in flight per thread hide memory latency; the
+  // indices stay in increasing order per thread, as ties need nothing more.
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    const dist_t k0 = keys[i];
+    const dist_t k1 = keys[i + stride];
+    const dist_t k2 = keys[i + 2 * stride];
+    const dist_t k3 = keys[i + 3 * stride];
+    mine = better_of(mine, {k0, static_cast<std::uint32_t>(i)});
+    mine = better_of(mine, {k1, static_cast<std::uint32_t>(i + stride)});
+    mine = better_of(mine, {k2, static_cast<std::uint32_t>(i + 2 * stride)});
+    mine = better_of(mine, {k3, static_cast<std::uint32_t>(i + 3 * stride)});
+  }
+  for (; i < n; i += stride) mine = better_of(mine, {keys[i], static_cast<std::uint32_t>(i)});
+  mine = block_argmin(mine, warp_results);
+
+  // Publish this block's candidate, then take a ticket. The fence makes the
+  // candidate visible to every block before the ticket can be seen.
+  if (threadIdx.x == 0) {
+    block_results[blockIdx.x] = mine;
+    __threadfence();
+    is_last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last_block) return;
+
+  // The last block: every other block's candidate is published. __ldcg reads
+  // through L2, not this SM's L1, which may hold stale lines.
+  mine = ArgMin{};
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+    mine = better_of(mine, {__ldcg(&block_results[b].key), __ldcg(&block_results[b].index)});
+  }
+  mine = block_argmin(mine, warp_results);
+  if (threadIdx.x == 0) {
+    *blocks_done = 0;
+    finish(mine);
+  }
+  // SKELETON
+  // // TODO(task 5): fold keys i, i + stride, ... (stride = all threads of the
+  // // grid) into mine; block_argmin; thread 0 stores the block's candidate
+  // // in block_results[blockIdx.x], __threadfence(), and takes a ticket with
+  // // atomicAdd(blocks_done, 1). The block that draws gridDim.x - 1 is last:
+  // // it combines all candidates, resets *blocks_done and calls finish(result)
+  // // in thread 0.
+  // SSSP_DEVICE_TODO(4, 5, "many keys per thread, then one launch for the whole grid");
+  // END SOLUTION
+}
+
+}  // namespace lab04::device

@@ -1,0 +1,280 @@
+// Lab 04 autograder: the arg-min reduction stage by stage, then the Dijkstra
+// built on it. Reductions are checked against a CPU loop, distances against
+// the reference Dijkstra. Every test needs a GPU and is skipped without one.
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "lab04.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/weights.hpp"
+#include "sssp_test.hpp"
+
+namespace {
+
+using lab04::ArgMin;
+using lab04::Stage;
+using sssp::Counters;
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::vertex_t;
+using sssp::test::NamedGraph;
+
+constexpr dist_t kInf = sssp::kInfinity;
+
+const char* stage_hint(Stage stage) {
+  switch (stage) {
+    case Stage::kInterleaved:
+      return "task 1: for s = 1, 2, 4, ...: threads with t % (2s) == 0 combine slots t and t + s, and every "
+             "thread reaches __syncthreads() after every step";
+    case Stage::kSequential:
+      return "task 2: for s = blockDim.x / 2 down to 1: threads t < s combine slots t and t + s, with "
+             "__syncthreads() after each step";
+    case Stage::kFirstStepDuringLoad:
+      return "task 3: block b starts at 2 * b * blockDim.x; thread t combines positions first and "
+             "first + blockDim.x, where either may be past the end (load_candidate gives the identity)";
+    case Stage::kWarpShuffle:
+      return "task 4: warp_argmin shuffles both key and index down by 16, 8, 4, 2, 1 and keeps better_of; "
+             "ties must keep the smaller index";
+    case Stage::kManyPerThread:
+      return "task 5: grid-stride over all keys, block_argmin, publish the block's candidate, __threadfence, "
+             "atomicAdd a ticket; the last block combines every candidate and resets the counter";
+  }
+  return "";
+}
+
+ArgMin cpu_argmin(const std::vector<dist_t>& keys) {
+  ArgMin best;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] < best.key) best = {keys[i], static_cast<std::uint32_t>(i)};
+  }
+  if (best.index == lab04::kNoIndex && !keys.empty()) best.index = 0;  // all infinite: the first
+  return best;
+}
+
+std::string describe(const ArgMin& a) {
+  return "(key " + (a.key == kInf ? std::string("infinity") : std::to_string(a.key)) + ", index " +
+         std::to_string(a.index) + ")";
+}
+
+// Reduces `keys` with `stage` and compares with the CPU loop.
+::testing::AssertionResult reduces_right(Stage stage, const std::string& what, const std::vector<dist_t>& keys,
+                                         unsigned block_size = 256) {
+  const ArgMin expected = cpu_argmin(keys);
+  lab04::ArgMinReduction reduction(keys, lab04::ReduceOptions{block_size});
+  const ArgMin got = reduction.run(stage);
+  if (got == expected) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "stage " << lab04::stage_name(stage) << ", " << what << " (n = "
+                                       << keys.size() << ", block size " << block_size << "): expected "
+                                       << describe(expected) << ", got " << describe(got)
+                                       << "\n  hint: " << stage_hint(stage);
+}
+
+// Keys 1 .. n/4 + 1 from a hash: the minimum repeats, so ties matter.
+std::vector<dist_t> random_keys(std::size_t n, std::uint64_t seed) {
+  std::vector<dist_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = 1 + sssp::splitmix64(seed * 1000003 + i) % (n / 4 + 1);
+  return keys;
+}
+
+class ArgMinStage : public ::testing::TestWithParam<Stage> {};
+
+}  // namespace
+
+namespace lab04 {
+// GoogleTest prints a test's parameter with this (and CTest shows it).
+void PrintTo(Stage stage, std::ostream* out) { *out << "stage " << stage_name(stage); }
+}  // namespace lab04
+
+namespace {
+
+// ------------------------------------------------------------ tasks 1-5 --
+
+TEST_P(ArgMinStage, EdgeSizes) {
+  SSSP_REQUIRE_GPU();
+  for (const std::size_t n : {1u, 31u, 32u, 33u, 1023u, 1025u, 1000001u}) {
+    ASSERT_TRUE(reduces_right(GetParam(), "random keys with repeats", random_keys(n, n)));
+  }
+}
+
+TEST_P(ArgMinStage, TiesInfinitiesAndEnds) {
+  SSSP_REQUIRE_GPU();
+  for (const std::size_t n : {1u, 33u, 1025u, 1000001u}) {
+    ASSERT_TRUE(reduces_right(GetParam(), "every key infinite (answer: index 0)", std::vector<dist_t>(n, kInf)));
+    std::vector<dist_t> equal(n, 7);
+    ASSERT_TRUE(reduces_right(GetParam(), "every key equal (answer: index 0)", equal));
+    if (n < 3) continue;
+    std::vector<dist_t> last(n, kInf - 1);
+    last[n - 1] = 3;
+    ASSERT_TRUE(reduces_right(GetParam(), "the minimum only at the last position", last));
+    std::vector<dist_t> first(n, 9);
+    first[0] = 2;
+    ASSERT_TRUE(reduces_right(GetParam(), "the minimum only at position 0", first));
+    std::vector<dist_t> tie(n, 100);
+    tie[n - 1] = 5;
+    tie[n / 2] = 5;
+    tie[n / 3] = 5;
+    ASSERT_TRUE(reduces_right(GetParam(), "the minimum at n/3, n/2 and n-1 (answer: n/3)", tie));
+  }
+}
+
+TEST_P(ArgMinStage, BlockSizes) {
+  SSSP_REQUIRE_GPU();
+  for (const unsigned block : {32u, 64u, 128u, 512u, 1024u}) {
+    for (const std::size_t n : {1u, 33u, 1025u, 100003u}) {
+      ASSERT_TRUE(reduces_right(GetParam(), "random keys with repeats", random_keys(n, n + block), block));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lab04, ArgMinStage, ::testing::ValuesIn(lab04::kAllStages),
+                         [](const ::testing::TestParamInfo<Stage>& param) {
+                           switch (param.param) {
+                             case Stage::kInterleaved: return std::string("Interleaved");
+                             case Stage::kSequential: return std::string("Sequential");
+                             case Stage::kFirstStepDuringLoad: return std::string("FirstStepDuringLoad");
+                             case Stage::kWarpShuffle: return std::string("WarpShuffle");
+                             case Stage::kManyPerThread: return std::string("ManyPerThread");
+                           }
+                           return std::string("Unknown");
+                         });
+
+TEST(ArgMinManyPerThread, OneLaunchAndReusable) {
+  SSSP_REQUIRE_GPU();
+  std::vector<dist_t> keys = random_keys(3000017, 5);
+  lab04::ArgMinReduction reduction(keys, lab04::ReduceOptions{128});
+  const ArgMin expected = cpu_argmin(keys);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    Counters counters;
+    double ms = -1;
+    const ArgMin got = reduction.run(Stage::kManyPerThread, &counters, &ms);
+    ASSERT_EQ(got, expected) << "run " << repeat + 1 << " of 3 on the same data: expected " << describe(expected)
+                             << ", got " << describe(got)
+                             << "\n  hint: the last block must reset the block counter to 0 for the next launch";
+    EXPECT_EQ(counters.kernel_launches, 1u) << "stage 5 combines the blocks' candidates in the same launch";
+    EXPECT_GT(ms, 0.0) << "device_ms must report the CUDA-event time";
+  }
+}
+
+// ------------------------------------------------------------ tasks 6-7 --
+
+constexpr const char* kDijkstraHint =
+    "each round extracts the unsettled vertex with the smallest tentative distance (its key becomes "
+    "infinite, its dist final), then relaxes its out-arcs into tentative with atomicMin, skipping settled "
+    "heads; the host stops once an extracted key is infinite";
+
+void expect_dijkstra_on(const std::vector<const NamedGraph*>& graphs, lab04::DijkstraOptions options = {}) {
+  sssp::test::expect_sssp_on<lab04::ExtractMinDijkstra>(graphs, kDijkstraHint, options);
+}
+
+TEST(ExtractMinDijkstra, TinyHandCheckedGraphs) {
+  SSSP_REQUIRE_GPU();
+  expect_dijkstra_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny));
+}
+
+TEST(ExtractMinDijkstra, GeneratorFamilies) {
+  SSSP_REQUIRE_GPU();
+  expect_dijkstra_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated));
+}
+
+TEST(ExtractMinDijkstra, CornerCases) {
+  SSSP_REQUIRE_GPU();
+  expect_dijkstra_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner));
+}
+
+TEST(ExtractMinDijkstra, ManyConcurrentRelaxationsOfOneVertex) {
+  SSSP_REQUIRE_GPU();
+  // Relaxing vertex 0 sends 20000 threads at vertex 1 in one launch.
+  const NamedGraph g = sssp::test::parallel_arcs_graph();
+  lab04::ExtractMinDijkstra solver(g.graph);
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(
+        g, 0, solver.run(0),
+        "20000 parallel arcs are relaxed at once: a plain store keeps whichever write lands last, "
+        "atomicMin keeps the smallest"));
+  }
+}
+
+TEST(ExtractMinDijkstra, ExtractsOneVertexPerRound) {
+  SSSP_REQUIRE_GPU();
+  // A chain of 300 plus 50 vertices it cannot reach.
+  sssp::EdgeList e = sssp::make_chain(300, sssp::WeightPolicy::uniform(1, 9, 1));
+  e.num_vertices = 350;
+  const CsrGraph g = sssp::to_csr(e);
+  {
+    lab04::ExtractMinDijkstra solver(g, lab04::DijkstraOptions{256, 1});
+    Counters counters;
+    double ms = -1;
+    (void)solver.run(0, &counters, &ms);
+    EXPECT_EQ(counters.vertices_processed, 300u)
+        << "the 300 reachable vertices are extracted, one per round, and the 50 unreachable ones never";
+    EXPECT_EQ(counters.iterations, 301u) << "300 extracting rounds and one that finds only infinite keys";
+    EXPECT_EQ(counters.host_syncs, 301u) << "rounds_per_check = 1: the host looks after every round";
+    EXPECT_EQ(counters.kernel_launches, 1u + 2u * 301u) << "initialisation, then ExtractMin and Relax per round";
+    EXPECT_GT(ms, 0.0) << "device_ms must report the CUDA-event time of the run";
+  }
+  {
+    lab04::ExtractMinDijkstra solver(g, lab04::DijkstraOptions{256, 32});
+    Counters counters;
+    (void)solver.run(0, &counters);
+    EXPECT_EQ(counters.vertices_processed, 300u);
+    EXPECT_EQ(counters.host_syncs, 10u) << "rounds_per_check = 32: 301 rounds need 10 looks";
+    EXPECT_EQ(counters.iterations, 320u) << "10 batches of 32 rounds, the last 19 of them no-ops";
+  }
+}
+
+TEST(ExtractMinDijkstra, BlockSizesAndOddGraphSizes) {
+  SSSP_REQUIRE_GPU();
+  const auto w = sssp::WeightPolicy::uniform(1, 50, 2);
+  const std::vector<NamedGraph> graphs = {
+      {"grid 37x41 (1517 vertices)", sssp::to_csr(sssp::make_grid(37, 41, w))},
+      {"random 1025 vertices, 6001 arcs", sssp::to_csr(sssp::make_uniform_random(1025, 6001, w, 8))},
+      {"rmat scale 11", sssp::to_csr(sssp::make_rmat(11, 8, w, 4))},
+  };
+  for (const unsigned block : {32u, 64u, 512u, 1024u}) {
+    expect_dijkstra_on(sssp::test::pointers(graphs), lab04::DijkstraOptions{block, 7});
+  }
+}
+
+TEST(ExtractMinDijkstra, RejectsBadInput) {
+  SSSP_REQUIRE_GPU();
+  const CsrGraph chain = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  lab04::ExtractMinDijkstra solver(chain);
+  EXPECT_THROW((void)solver.run(10), sssp::InvalidSource)
+      << "source 10 on a graph of 10 vertices must throw sssp::InvalidSource";
+  EXPECT_THROW(lab04::ExtractMinDijkstra(chain, lab04::DijkstraOptions{100, 1}), sssp::InputError)
+      << "block size 100 is not a power of two";
+  EXPECT_THROW(lab04::ExtractMinDijkstra(chain, lab04::DijkstraOptions{256, 0}), sssp::InputError)
+      << "rounds_per_check 0 would never look at the result";
+  EXPECT_THROW(lab04::ArgMinReduction(std::vector<dist_t>{}), sssp::InputError) << "the arg-min of nothing";
+}
+
+TEST(ExtractMinDijkstra, RoadNetworkRome) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "rome99.gr.gz");
+  const NamedGraph g = sssp::test::read_dataset(path, "rome99");
+  lab04::ExtractMinDijkstra solver(g.graph);
+  for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, solver.run(source), kDijkstraHint));
+  }
+}
+
+TEST(ExtractMinDijkstra, PowerLawWikiVote) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "wiki-Vote.txt.gz");
+  const NamedGraph g = sssp::test::read_dataset(path, "wiki-Vote");
+  lab04::ExtractMinDijkstra solver(g.graph);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0), kDijkstraHint));
+}
+
+TEST(ExtractMinDijkstra, HiddenGraphs) {
+  SSSP_REQUIRE_GPU();
+  std::string why_not;
+  const auto graphs = sssp::test::hidden_graphs(&why_not);
+  if (graphs.empty()) GTEST_SKIP() << why_not;
+  expect_dijkstra_on(sssp::test::pointers(graphs));
+}
+
+}  // namespace

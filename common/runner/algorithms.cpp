@@ -3,15 +3,18 @@
 #include "algorithms.hpp"
 
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include "lab01.hpp"
 #include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
 #if SSSP_HAVE_CUDA
 #include "lab02.hpp"
 #include "lab03.hpp"
 #include "lab04.hpp"
+#include "lab05.hpp"
 #endif
 
 namespace sssp::runner {
@@ -62,6 +65,48 @@ Algorithm gpu(std::string name, std::string summary) {
             };
           }};
 }
+
+// Lab 05 relaxes an adjacency matrix: preparing a run builds it from the CSR
+// (in pinned memory, so the streams can overlap), outside the timed runs.
+// Matrices of more than 20000 vertices (1.6 GB) are refused here: the runner
+// takes sparse graphs, and stream-bench is the tool for large dense ones.
+lab05::DenseGraph dense_matrix_of(const CsrGraph& graph, lab05::HostMemory memory) {
+  constexpr vertex_t kLargest = 20000;
+  if (graph.num_vertices() > kLargest) {
+    throw InputError("lab 05 builds an adjacency matrix: at most " + std::to_string(kLargest) +
+                     " vertices here, this graph has " + std::to_string(graph.num_vertices()) +
+                     " (bin/stream-bench-ref times large complete graphs)");
+  }
+  return lab05::DenseGraph::from_csr(graph, memory);
+}
+
+template <lab05::Variant kVariant, unsigned kStreams>
+class DenseOnCsr {
+ public:
+  explicit DenseOnCsr(const CsrGraph& graph)
+      : matrix_(dense_matrix_of(graph, lab05::HostMemory::kPinned)),
+        solver_(matrix_, lab05::GpuOptions{kVariant, kStreams, 0}) {}
+  std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr, double* device_ms = nullptr) {
+    return solver_.run(source, counters, device_ms);
+  }
+
+ private:
+  lab05::DenseGraph matrix_;
+  lab05::DenseBellmanFord solver_;
+};
+
+// Lab 05's multithreaded CPU baseline, on the matrix built once per graph.
+Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant variant) {
+  return {std::move(name), std::move(summary), false, false, [variant](const CsrGraph& graph) -> PreparedRun {
+            auto matrix = std::make_shared<lab05::DenseGraph>(dense_matrix_of(graph, lab05::HostMemory::kPageable));
+            return [matrix, variant](vertex_t source) {
+              RunOutput out;
+              out.dist = lab05::cpu_bellman_ford(*matrix, source, lab05::CpuOptions{variant, 0, 0}, &out.counters);
+              return out;
+            };
+          }};
+}
+
 #endif
 
 }  // namespace
@@ -81,6 +126,17 @@ const std::vector<Algorithm>& algorithms() {
                                "edge-based Dijkstra: settle every vertex at the minimum, relax arc-parallel"),
       gpu<lab04::ExtractMinDijkstra>("lab04/extract-min-dijkstra",
                                      "Dijkstra with a reduction ExtractMin: one vertex per round, O(V^2/t)"),
+      dense_cpu("lab05/cpu-naive", "multithreaded Bellman-Ford on the adjacency matrix, |V|-1 rounds",
+                lab05::Variant::kNaive),
+      dense_cpu("lab05/cpu-work-efficient",
+                "multithreaded Bellman-Ford on the adjacency matrix, active rows only, early exit",
+                lab05::Variant::kWorkEfficient),
+      gpu<DenseOnCsr<lab05::Variant::kNaive, 1>>("lab05/gpu-naive",
+                                                 "2-D grid over the adjacency matrix, every row, |V|-1 rounds"),
+      gpu<DenseOnCsr<lab05::Variant::kWorkEfficient, 1>>(
+          "lab05/gpu-work-efficient", "2-D grid over the adjacency matrix, active rows only, early exit"),
+      gpu<DenseOnCsr<lab05::Variant::kWorkEfficient, 4>>(
+          "lab05/gpu-streams", "work-efficient, matrix copied in 4 streams, round 1 overlapping the copies"),
 #endif
   };
   return table;

@@ -35,17 +35,22 @@ def main() -> int:
     env = dict(os.environ)
     if args.hidden_graphs:
         env["SSSP_HIDDEN_GRAPHS"] = str(Path(args.hidden_graphs).resolve())
-    problems, checked = [], 0
+    # A mutant of a lab with cpu and gpu tests has two test programs: its
+    # must_fail tests may be in either, so the results are pooled per mutant.
+    programs = {}
     for exe in manifest["executables"]:
-        if not exe["flavour"].startswith("mutant:"):
-            continue
-        lab, name = exe["lab"], exe["flavour"].split(":", 1)[1]
+        if exe["flavour"].startswith("mutant:"):
+            programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(exe["path"])
+    problems, checked = [], 0
+    for (lab, name), paths in programs.items():
         spec = mutants[lab][name]
-        tests = grade.list_tests(exe["path"])
-        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            runs = pool.map(lambda t: grade.run_one(exe["path"], grade.Result(lab, t, 0.0, "visible"),
-                                                    args.timeout, env), tests)
-            results = {r.name: r for r in runs}
+        results = {}
+        for path in paths:
+            tests = grade.list_tests(path)
+            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                runs = pool.map(lambda t, p=path: grade.run_one(p, grade.Result(lab, t, 0.0, "visible"),
+                                                                args.timeout, env), tests)
+                results.update({r.name: r for r in runs})
         caught = sorted(t for t, r in results.items() if r.status in ("failed", "timeout"))
         for test in spec["must_fail"]:
             status = results[test].status if test in results else "missing"

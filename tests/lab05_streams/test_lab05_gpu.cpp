@@ -1,0 +1,227 @@
+// Lab 05 autograder, GPU part (tasks 2-5): the 2-D relaxation kernel, the
+// end of a round, the streamed first round, the round loop. Every test needs
+// a GPU and is skipped without one.
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "lab05.hpp"
+#include "lab05_fixtures.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/weights.hpp"
+#include "sssp_test.hpp"
+
+namespace {
+
+using lab05::DenseBellmanFord;
+using lab05::DenseGraph;
+using lab05::GpuOptions;
+using lab05::HostMemory;
+using lab05::Variant;
+using lab05::test::NamedGraph;
+using sssp::Counters;
+using sssp::vertex_t;
+
+constexpr const char* kHint =
+    "tasks 2-5: relax_rows (warp 0 picks the tile's rows, each thread folds its column and offers once with "
+    "atomic_min_dist), finish_round (publish next[] to dist[], set active[], count), round 1 per part in its "
+    "stream after its copy, then the remaining rounds";
+
+/// A version and a number of streams.
+struct Config {
+  Variant variant;
+  unsigned streams;
+};
+
+std::string config_name(const Config& c) {
+  return std::string(c.variant == Variant::kNaive ? "Naive" : "WorkEfficient") + "K" + std::to_string(c.streams);
+}
+
+// GoogleTest prints a parameter with this (instead of its bytes).
+void PrintTo(const Config& c, std::ostream* out) { *out << config_name(c); }
+
+void expect_right_on(const std::vector<NamedGraph>& graphs, const Config& config,
+                     HostMemory memory = HostMemory::kPageable) {
+  ASSERT_FALSE(graphs.empty());
+  for (const NamedGraph& g : graphs) {
+    const DenseGraph dense = DenseGraph::from_csr(g.graph, memory);
+    DenseBellmanFord solver(dense, GpuOptions{config.variant, config.streams, 0});  // several sources: state resets
+    for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, solver.run(source), kHint))
+          << lab05::variant_name(config.variant) << " version, " << config.streams << " streams";
+    }
+  }
+}
+
+class GpuDense : public ::testing::TestWithParam<Config> {};
+
+TEST_P(GpuDense, TinyHandCheckedGraphs) {
+  SSSP_REQUIRE_GPU();
+  expect_right_on(lab05::test::matrix_graphs(NamedGraph::Kind::kTiny, 5000), GetParam());
+}
+
+TEST_P(GpuDense, GeneratorFamilies) {
+  SSSP_REQUIRE_GPU();
+  expect_right_on(lab05::test::matrix_graphs(NamedGraph::Kind::kGenerated, 5000), GetParam());
+}
+
+TEST_P(GpuDense, CornerCases) {
+  SSSP_REQUIRE_GPU();
+  expect_right_on(lab05::test::matrix_graphs(NamedGraph::Kind::kCorner, 5000), GetParam());
+}
+
+// Exact rounds, rows relaxed and distances lowered; the work-efficient
+// version looks at the device once per round, the naive one never.
+TEST_P(GpuDense, RoundCountsOfTheEarlyExit) {
+  SSSP_REQUIRE_GPU();
+  auto graphs = lab05::test::matrix_graphs(NamedGraph::Kind::kGenerated, 5000);
+  for (const NamedGraph& g : lab05::test::matrix_graphs(NamedGraph::Kind::kCorner, 5000)) graphs.push_back(g);
+  const Config config = GetParam();
+  for (const NamedGraph& g : graphs) {
+    const DenseGraph dense = DenseGraph::from_csr(g.graph);
+    DenseBellmanFord solver(dense, GpuOptions{config.variant, config.streams, 0});
+    for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+      Counters work;
+      (void)solver.run(source, &work);
+      ASSERT_TRUE(lab05::test::did_expected_work(g, source, config.variant, work, kHint));
+      const std::uint64_t looks = config.variant == Variant::kNaive ? 0 : work.iterations;
+      ASSERT_EQ(work.host_syncs, looks)
+          << "graph '" << g.name << "', source " << source << ": the "
+          << lab05::variant_name(config.variant)
+          << " version should read the device once per round (work-efficient) or never (naive)";
+    }
+  }
+}
+
+// One sink receives offers from 4000 rows at once, across 125 tiles: only
+// a real atomic minimum keeps the best.
+TEST_P(GpuDense, ManyOffersToOneVertex) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = sssp::test::fan_in_graph(4000);
+  expect_right_on({g}, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Lab05, GpuDense,
+                         ::testing::Values(Config{Variant::kNaive, 1}, Config{Variant::kWorkEfficient, 1},
+                                           Config{Variant::kWorkEfficient, 3}),
+                         [](const ::testing::TestParamInfo<Config>& param) { return config_name(param.param); });
+
+// K that does not divide |V|, K = 1, K larger than |V| (empty parts): the
+// parts must cover every row once, and each part is relaxed after its copy.
+TEST(GpuStreams, PartsCoverEveryRowForAnyK) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph grid{"grid 37x29, weights 1..100", sssp::to_csr(sssp::make_grid(37, 29, sssp::WeightPolicy::uniform(1, 100, 4))),
+                        NamedGraph::Kind::kGenerated};
+  const NamedGraph tiny{"3 vertices", sssp::test::hand_graph(3, {{0, 1, 2}, {1, 2, 3}, {0, 2, 9}}),
+                        NamedGraph::Kind::kTiny};
+  for (const NamedGraph* g : {&grid, &tiny}) {
+    const DenseGraph dense = DenseGraph::from_csr(g->graph, HostMemory::kPinned);
+    const vertex_t n = g->graph.num_vertices();
+    for (const unsigned k : {1u, 2u, 3u, 7u, 8u, 64u}) {
+      for (const Variant variant : {Variant::kNaive, Variant::kWorkEfficient}) {
+        DenseBellmanFord solver(dense, GpuOptions{variant, k, 0});
+        lab05::Timeline t;
+        const auto dist = solver.run(n / 2, nullptr, nullptr, &t);
+        ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, n / 2, dist, kHint))
+            << k << " streams, " << lab05::variant_name(variant) << " version";
+        ASSERT_EQ(t.parts.size(), k) << "one timeline entry per stream";
+        vertex_t next_row = 0;
+        for (const lab05::PartTiming& p : t.parts) {
+          EXPECT_EQ(p.first_row, next_row) << "parts are consecutive blocks of rows";
+          EXPECT_LE(p.rows, n / k + 1) << "parts differ by at most one row";
+          EXPECT_GE(p.rows, n / k) << "parts differ by at most one row";
+          EXPECT_LE(p.copy_begin_ms, p.copy_end_ms);
+          EXPECT_LE(p.copy_end_ms, p.first_round_end_ms) << "a part is relaxed after its copy, never before";
+          EXPECT_LE(p.first_round_end_ms, t.first_round_ms);
+          next_row = p.first_row + p.rows;
+        }
+        EXPECT_EQ(next_row, n) << "the parts cover every row";
+        EXPECT_LE(t.first_round_ms, t.total_ms);
+      }
+    }
+  }
+}
+
+// A source whose matrix part has no arcs at all, parts that are unreachable,
+// and a part of rows that are all "no arc": with K = 4 some streams copy
+// and relax only kNoEdge entries.
+TEST(GpuStreams, DisconnectedMatrixParts) {
+  SSSP_REQUIRE_GPU();
+  sssp::EdgeList e;
+  e.num_vertices = 400;
+  e.name = "400 vertices: 0..99 a cycle, 100..199 no arcs, 200..399 a grid-like block reached from 0";
+  for (vertex_t v = 0; v < 100; ++v) e.add_arc(v, (v + 1) % 100, 1 + v % 7);
+  for (vertex_t v = 200; v < 399; ++v) e.add_arc(v, v + 1, 3);
+  for (vertex_t v = 200; v < 380; ++v) e.add_arc(v, v + 20, 50);
+  e.add_arc(42, 250, 1000);
+  const NamedGraph g{e.name, sssp::to_csr(e), NamedGraph::Kind::kCorner};
+  const DenseGraph dense = DenseGraph::from_csr(g.graph, HostMemory::kPinned);
+  for (const Variant variant : {Variant::kNaive, Variant::kWorkEfficient}) {
+    DenseBellmanFord solver(dense, GpuOptions{variant, 4, 0});
+    for (const vertex_t source : {vertex_t{0}, vertex_t{150}, vertex_t{399}, vertex_t{210}}) {
+      Counters work;
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, solver.run(source, &work), kHint))
+          << lab05::variant_name(variant) << " version, 4 streams";
+      ASSERT_TRUE(lab05::test::did_expected_work(g, source, variant, work, kHint));
+    }
+  }
+}
+
+// The paper's graphs: complete, random weights, matrix in pinned memory.
+TEST(GpuStreams, RandomCompleteGraphPinned) {
+  SSSP_REQUIRE_GPU();
+  const DenseGraph dense = DenseGraph::random_complete(2500, 11, 1000, HostMemory::kPinned);
+  const NamedGraph g{dense.name(), dense.to_csr(), NamedGraph::Kind::kGenerated};
+  for (const unsigned k : {1u, 4u, 8u}) {
+    DenseBellmanFord solver(dense, GpuOptions{Variant::kWorkEfficient, k, 0});
+    for (const vertex_t source : {vertex_t{0}, vertex_t{1777}}) {
+      Counters work;
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, solver.run(source, &work), kHint)) << k << " streams";
+      ASSERT_TRUE(lab05::test::did_expected_work(g, source, Variant::kWorkEfficient, work, kHint));
+    }
+  }
+}
+
+TEST(GpuStreams, RejectsBadInput) {
+  SSSP_REQUIRE_GPU();
+  const DenseGraph dense = DenseGraph::from_csr(sssp::test::hand_graph(3, {{0, 1, 4}}));
+  DenseBellmanFord solver(dense);
+  EXPECT_THROW((void)solver.run(3), sssp::InvalidSource) << "source 3 of a 3-vertex graph (task 4)";
+  EXPECT_THROW((void)solver.run(4000000000u), sssp::InvalidSource) << "task 4";
+  EXPECT_THROW(DenseBellmanFord(dense, GpuOptions{Variant::kWorkEfficient, 0, 0}), sssp::InputError);
+  EXPECT_THROW(DenseBellmanFord(dense, GpuOptions{Variant::kWorkEfficient, lab05::kMaxStreams + 1, 0}),
+               sssp::InputError);
+  // After refusing, the solver still works.
+  EXPECT_EQ(solver.run(0)[1], 4u) << kHint;
+}
+
+TEST(GpuStreams, RoadNetworkRome) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "rome99.gr.gz");
+  const NamedGraph g = sssp::test::read_dataset(path, "rome99");
+  const DenseGraph dense = DenseGraph::from_csr(g.graph, HostMemory::kPinned);
+  for (const Variant variant : {Variant::kNaive, Variant::kWorkEfficient}) {
+    DenseBellmanFord solver(dense, GpuOptions{variant, 4, 0});
+    Counters work;
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0, &work), kHint));
+    ASSERT_TRUE(lab05::test::did_expected_work(g, 0, variant, work, kHint));
+  }
+}
+
+TEST(GpuStreams, HiddenGraphs) {
+  SSSP_REQUIRE_GPU();
+  std::string why_not;
+  const auto hidden = sssp::test::hidden_graphs(&why_not);
+  if (hidden.empty()) GTEST_SKIP() << why_not;
+  std::vector<NamedGraph> fitting;
+  for (const NamedGraph& g : hidden) {
+    if (g.graph.num_vertices() > 0 && g.graph.num_vertices() <= 8000) fitting.push_back(lab05::test::fit_for_matrix(g));
+  }
+  if (fitting.empty()) GTEST_SKIP() << "no hidden graph has at most 8000 vertices (a dense matrix of more is too big)";
+  expect_right_on(fitting, Config{Variant::kWorkEfficient, 4});
+}
+
+}  // namespace

@@ -49,6 +49,14 @@ BENCHMARKS = [
     ("lab04", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab04/"], 1),
     # Lab 06: the three sparse formats of Chen's Table 5 on his road maps, a grid
     # and RMAT. ELL refuses RMAT (its hubs pad every row), so RMAT runs the CSRs.
+    ("lab06", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab06/"], 5),
+    ("lab06", "USA-road-BAY", ["--graph", "USA-road-BAY.pace.gr.gz"], ["lab01/dijkstra", "lab06/"], 5),
+    ("lab06", "USA-road-COL", ["--graph", "USA-road-COL.pace.gr.gz"], ["lab01/dijkstra", "lab06/"], 5),
+    ("lab06", "USA-road-FLA", ["--graph", "USA-road-FLA.pace.gr.gz"], ["lab01/dijkstra", "lab06/"], 5),
+    ("lab06", "USA-road-NW", ["--graph", "USA-road-NW.pace.gr.gz"], ["lab01/dijkstra", "lab06/"], 5),
+    ("lab06", "USA-road-NE", ["--graph", "USA-road-NE.pace.gr.gz"], ["lab01/dijkstra", "lab06/"], 5),
+    ("lab06", "grid 1000x1000", ["--gen", "grid:1000x1000"], ["lab01/dijkstra", "lab06/"], 3),
+    ("lab06", "rmat scale 20", ["--gen", "rmat:20:16"], ["lab01/dijkstra", "lab06/csr-scalar", "lab06/csr-vector"], 5),
 ]
 
 

@@ -15,6 +15,7 @@
 #include "lab03.hpp"
 #include "lab04.hpp"
 #include "lab05.hpp"
+#include "lab06.hpp"
 #endif
 
 namespace sssp::runner {
@@ -107,6 +108,11 @@ Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant varian
           }};
 }
 
+// Lab 06's solver takes its sparse format as a constructor argument.
+template <lab06::Format kFormat>
+struct Spmv : lab06::SpmvBellmanFord {
+  explicit Spmv(const CsrGraph& graph) : lab06::SpmvBellmanFord(graph, kFormat) {}
+};
 #endif
 
 }  // namespace
@@ -137,6 +143,12 @@ const std::vector<Algorithm>& algorithms() {
           "lab05/gpu-work-efficient", "2-D grid over the adjacency matrix, active rows only, early exit"),
       gpu<DenseOnCsr<lab05::Variant::kWorkEfficient, 4>>(
           "lab05/gpu-streams", "work-efficient, matrix copied in 4 streams, round 1 overlapping the copies"),
+      gpu<Spmv<lab06::Format::kCsrScalar>>("lab06/csr-scalar",
+                                           "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row"),
+      gpu<Spmv<lab06::Format::kCsrVector>>("lab06/csr-vector",
+                                           "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row"),
+      gpu<Spmv<lab06::Format::kEll>>("lab06/ell",
+                                     "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)"),
 #endif
   };
   return table;

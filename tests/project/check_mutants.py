@@ -26,6 +26,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--hidden-graphs")
+    parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds per test; a mutant that runs past it counts as caught")
     args = parser.parse_args()
@@ -39,7 +40,7 @@ def main() -> int:
     # must_fail tests may be in either, so the results are pooled per mutant.
     programs = {}
     for exe in manifest["executables"]:
-        if exe["flavour"].startswith("mutant:"):
+        if exe["flavour"].startswith("mutant:") and (not args.lab or exe["lab"] in args.lab):
             programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(exe["path"])
     problems, checked = [], 0
     for (lab, name), paths in programs.items():

@@ -59,24 +59,11 @@ void expect_format_on(Format format, const std::vector<const NamedGraph*>& graph
   }
 }
 
-// The rounds of a Jacobi Bellman-Ford from `source`, worked out on the CPU:
-// round r computes the distances over paths of at most r arcs from those of
-// round r - 1 only, and the count includes the first round that changes
-// nothing (the one that proves convergence).
+// The rounds of a Jacobi Bellman-Ford from `source`, worked out on the CPU,
+// including the first round that changes nothing (the one that proves
+// convergence).
 std::uint64_t jacobi_rounds(const CsrGraph& g, vertex_t source) {
-  std::vector<dist_t> d(g.num_vertices(), kInf);
-  d[source] = 0;
-  for (std::uint64_t round = 1;; ++round) {
-    std::vector<dist_t> next = d;
-    for (vertex_t u = 0; u < g.num_vertices(); ++u) {
-      if (d[u] == kInf) continue;
-      for (sssp::edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-        next[g.targets[e]] = std::min(next[g.targets[e]], d[u] + g.weights[e]);
-      }
-    }
-    if (next == d) return round;
-    d.swap(next);
-  }
+  return sssp::test::lowered_per_synchronous_round(g, source).size();
 }
 
 class SpmvFormat : public ::testing::TestWithParam<Format> {};

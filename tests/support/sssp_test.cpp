@@ -198,6 +198,26 @@ std::vector<const NamedGraph*> pointers(const std::vector<NamedGraph>& graphs) {
   return out;
 }
 
+std::vector<std::uint64_t> lowered_per_synchronous_round(const CsrGraph& g, vertex_t source) {
+  std::vector<dist_t> dist(g.num_vertices(), kInfinity);
+  dist[source] = 0;
+  std::vector<std::uint64_t> lowered;
+  do {
+    std::vector<dist_t> next = dist;
+    for (vertex_t u = 0; u < g.num_vertices(); ++u) {
+      if (dist[u] == kInfinity) continue;
+      for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        next[g.targets[e]] = std::min(next[g.targets[e]], dist[u] + g.weights[e]);
+      }
+    }
+    std::uint64_t count = 0;
+    for (vertex_t v = 0; v < g.num_vertices(); ++v) count += next[v] < dist[v] ? 1 : 0;
+    lowered.push_back(count);
+    dist.swap(next);
+  } while (lowered.back() != 0);
+  return lowered;
+}
+
 NamedGraph fan_in_graph(vertex_t middle) {
   EdgeList e;
   e.num_vertices = middle + 2;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -78,6 +79,14 @@ struct NamedGraph {
 
 /// Pointers to each graph of `graphs`, the form the expect_* helpers take.
 [[nodiscard]] std::vector<const NamedGraph*> pointers(const std::vector<NamedGraph>& graphs);
+
+/// Bellman-Ford in synchronous (Jacobi) rounds, as labs 05 and 06 define a
+/// round: round r reads only the distances left by round r - 1, so after it
+/// every distance is the shortest over paths of at most r arcs. Returns how
+/// many distances each round lowered, up to and including the first round
+/// that lowers none (the round that proves convergence): its size is the
+/// number of rounds an early-exit loop runs.
+[[nodiscard]] std::vector<std::uint64_t> lowered_per_synchronous_round(const CsrGraph& g, vertex_t source);
 
 /// Vertex 0 reaches `middle` vertices in one step, and every one of them has
 /// an arc to one sink, with distinct weights: in a parallel relaxation

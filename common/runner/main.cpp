@@ -421,17 +421,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const sssp::InputError& e) {
-    std::fprintf(stderr, "sssp: %s\n", e.what());
-  } catch (const sssp::InvalidSource& e) {
-    std::fprintf(stderr, "sssp: %s\n", e.what());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "sssp: out of host memory: the graph is too large for this machine\n");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "sssp: %s\n", e.what());
-  }
-  return 2;
-}
+int main(int argc, char** argv) { return sssp::guarded_main("sssp", run, argc, argv); }

@@ -1,6 +1,8 @@
 #include "sssp/errors.hpp"
 
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "sssp/todo.hpp"
@@ -13,6 +15,17 @@ InvalidSource::InvalidSource(unsigned long long source, unsigned long long num_v
                         (num_vertices == 0 ? std::string("none: the graph is empty")
                                            : std::to_string(num_vertices - 1)) +
                         ")") {}
+
+int guarded_main(const char* program, int (*run)(int, char**), int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: out of host memory: the input is too large for this machine\n", program);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+  }
+  return 2;
+}
 
 namespace detail {
 

@@ -129,7 +129,7 @@ void require_equal(const std::vector<sssp::dist_t>& expected, const std::vector<
   }
 }
 
-int run(const Args& args) {
+int run_benchmarks(const Args& args) {
   const auto& device = sssp::cuda::query_device();
   if (!device.available) {
     std::printf("no GPU: %s\n", device.reason.c_str());
@@ -228,13 +228,8 @@ int run(const Args& args) {
   return 0;
 }
 
+int run(int argc, char** argv) { return run_benchmarks(parse(argc, argv)); }
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(parse(argc, argv));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "stream-bench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return sssp::guarded_main("stream-bench", run, argc, argv); }

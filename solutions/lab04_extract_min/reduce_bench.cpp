@@ -137,14 +137,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const sssp::InputError& e) {
-    std::fprintf(stderr, "reduce-bench: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "reduce-bench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return sssp::guarded_main("reduce-bench", run, argc, argv); }

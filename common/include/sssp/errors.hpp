@@ -37,4 +37,10 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The main() of every course program: returns `run(argc, argv)`, and turns
+/// an exception that escapes it (bad input, a bad source, out of memory, a
+/// CUDA error, an unfinished task) into one line "program: message" on
+/// stderr and exit status 2, instead of a crash.
+int guarded_main(const char* program, int (*run)(int, char**), int argc, char** argv);
+
 }  // namespace sssp

@@ -122,6 +122,8 @@ TEST(GpuStreams, PartsCoverEveryRowForAnyK) {
     const vertex_t n = g->graph.num_vertices();
     for (const unsigned k : {1u, 2u, 3u, 7u, 8u, 64u}) {
       for (const Variant variant : {Variant::kNaive, Variant::kWorkEfficient}) {
+        SCOPED_TRACE("graph '" + g->name + "', " + std::to_string(k) + " streams, " +
+                     std::string(lab05::variant_name(variant)) + " version (task 4: parts and their timeline)");
         DenseBellmanFord solver(dense, GpuOptions{variant, k, 0});
         lab05::Timeline t;
         const auto dist = solver.run(n / 2, nullptr, nullptr, &t);

@@ -10,6 +10,7 @@
 #include "lab01.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
+#include "sssp/result.hpp"
 #if SSSP_HAVE_CUDA
 #include "lab02.hpp"
 #include "lab03.hpp"
@@ -48,20 +49,23 @@ Algorithm cpu_bfs(std::string name, std::string summary, F f) {
 
 #if SSSP_HAVE_CUDA
 // Wraps a GPU solver class: its constructor uploads the graph (untimed), and
-// run(source, counters, device_ms) reports its own CUDA-event time.
+// run(source) returns an SsspResult or BfsResult with its own CUDA-event time.
 template <typename Solver>
 Algorithm gpu(std::string name, std::string summary) {
-  using Output = decltype(std::declval<Solver&>().run(vertex_t{}));
-  constexpr bool kBfs = std::is_same_v<Output, std::vector<level_t>>;
+  using Result = decltype(std::declval<Solver&>().run(vertex_t{}));
+  constexpr bool kBfs = std::is_same_v<Result, BfsResult>;
   return {std::move(name), std::move(summary), true, kBfs, [](const CsrGraph& graph) -> PreparedRun {
             auto solver = std::make_shared<Solver>(graph);
             return [solver](vertex_t source) {
+              Result result = solver->run(source);
               RunOutput out;
               if constexpr (kBfs) {
-                out.levels = solver->run(source, &out.counters, &out.device_ms);
+                out.levels = std::move(result.values);
               } else {
-                out.dist = solver->run(source, &out.counters, &out.device_ms);
+                out.dist = std::move(result.values);
               }
+              out.counters = result.counters;
+              out.device_ms = result.device_ms;
               return out;
             };
           }};

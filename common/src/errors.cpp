@@ -34,8 +34,8 @@ void throw_todo(int lab, int task, const char* what, const char* file, int line)
   std::snprintf(prefix, sizeof prefix, "Lab %02d, task %d", lab, task);
   std::string base = file;
   if (const auto slash = base.find_last_of('/'); slash != std::string::npos) base.erase(0, slash + 1);
-  throw NotImplemented(std::string(prefix) + " is not implemented yet: " + what + " (" + base + ":" +
-                       std::to_string(line) + ")");
+  const std::string where = line > 0 ? base + ":" + std::to_string(line) : base;
+  throw NotImplemented(std::string(prefix) + " is not implemented yet: " + what + " (" + where + ")");
 }
 
 }  // namespace detail

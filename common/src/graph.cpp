@@ -96,7 +96,11 @@ CsrGraph transpose(const CsrGraph& graph) {
 }
 
 void require_valid_source(const CsrGraph& graph, std::uint64_t source) {
-  if (!graph.contains(source)) throw InvalidSource(source, graph.num_vertices());
+  require_valid_source(source, graph.num_vertices());
+}
+
+void require_valid_source(std::uint64_t source, std::uint64_t num_vertices) {
+  if (source >= num_vertices) throw InvalidSource(source, num_vertices);
 }
 
 std::string describe(const CsrGraph& graph) {

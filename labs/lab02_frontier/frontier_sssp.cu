@@ -6,29 +6,29 @@
 
 #include "lab02.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
-#include "sssp/cuda/todo.cuh"
+#include "sssp/cuda/timed_run.cuh"
 
 namespace lab02 {
 
+using sssp::Counters;
 using sssp::edge_t;
 using sssp::weight_t;
 using sssp::cuda::DeviceBuffer;
 
 namespace {
 
-SSSP_DEVICE_TODO_STATE();
+SSSP_DEVICE_TODO_STATE(2);
 
 // Every vertex unreached, not in the frontier; the source at 0 and in it.
 __global__ void initialise(vertex_t n, vertex_t source, dist_t* cost, dist_t* updating_cost,
                            std::uint8_t* mask) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n) return;
-  const bool is_source = v == source;
-  cost[v] = is_source ? 0 : sssp::kInfinity;
-  updating_cost[v] = cost[v];
-  mask[v] = is_source;
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    const bool is_source = v == source;
+    cost[v] = is_source ? 0 : sssp::kInfinity;
+    updating_cost[v] = cost[v];
+    mask[v] = is_source;
+  }
 }
 
 // Algorithm 4: each frontier vertex u leaves the frontier and offers
@@ -39,11 +39,12 @@ __global__ void relax_frontier(const edge_t* __restrict__ offsets, const vertex_
                                const weight_t* __restrict__ weights, vertex_t n,
                                std::uint8_t* __restrict__ mask, const dist_t* __restrict__ cost,
                                dist_t* __restrict__ updating_cost) {
-  const vertex_t u = blockIdx.x * blockDim.x + threadIdx.x;
-  if (u >= n || !mask[u]) return;
-  // TODO(task 1): take u out of the frontier, then offer cost[u] + w to the
-  // updating cost of every out-neighbour with sssp::cuda::atomic_min_dist.
-  SSSP_DEVICE_TODO(2, 1, "relax the out-arcs of a frontier vertex (kernel 1)");
+  for (std::uint64_t u = sssp::cuda::global_thread_index(); u < n; u += sssp::cuda::grid_stride()) {
+    if (!mask[u]) continue;
+    // TODO(task 1): take u out of the frontier, then offer cost[u] + w to the
+    // updating cost of every out-neighbour with sssp::cuda::atomic_min_dist.
+    SSSP_DEVICE_TODO(2, 1, "relax the out-arcs of a frontier vertex (kernel 1)");
+  }
 }
 
 // Algorithm 5: a vertex whose updating cost beat its cost takes it, joins the
@@ -52,11 +53,11 @@ __global__ void relax_frontier(const edge_t* __restrict__ offsets, const vertex_
 // equal again without a second write.
 __global__ void commit_updates(vertex_t n, dist_t* __restrict__ cost, dist_t* __restrict__ updating_cost,
                                std::uint8_t* __restrict__ mask, unsigned* __restrict__ changed) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n) return;
-  // TODO(task 2): if updating_cost[v] beats cost[v], take it, put v in the
-  // next frontier and set *changed.
-  SSSP_DEVICE_TODO(2, 2, "commit improved distances and build the next frontier (kernel 2)");
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    // TODO(task 2): if updating_cost[v] beats cost[v], take it, put v in the
+    // next frontier and set *changed.
+    SSSP_DEVICE_TODO(2, 2, "commit improved distances and build the next frontier (kernel 2)");
+  }
 }
 
 }  // namespace
@@ -84,29 +85,21 @@ FrontierSssp::FrontierSssp(const CsrGraph& graph, Options options)
 
 FrontierSssp::~FrontierSssp() = default;
 
-std::vector<dist_t> FrontierSssp::run(vertex_t source, Counters* counters, double* device_ms) {
+SsspResult FrontierSssp::run(vertex_t source) {
   Impl& s = *impl_;
-  // TODO(task 3): reject a source that is not a vertex
-  SSSP_TODO(2, 3, "reject a source that is not a vertex");
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  const unsigned grid = sssp::cuda::blocks_for(n, block);
-  Counters work;
-  sssp::cuda::EventTimer timer;
-  timer.start();
-  initialise<<<grid, block>>>(n, source, s.cost.data(), s.updating_cost.data(), s.mask.data());
-  SSSP_CUDA_CHECK_LAUNCH();
-  ++work.kernel_launches;
-  // TODO(task 3): loop: s.changed.clear(), launch relax_frontier and
-  // commit_updates (with s.changed.device()), and stop when s.changed.read()
-  // is false. Count iterations, kernel_launches and host_syncs.
-  SSSP_TODO(2, 3, "the host loop (Algorithm 3)");
-  timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(2);
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return s.cost.to_host();
+  const unsigned grid = sssp::cuda::grid_for(n, block);
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+    initialise<<<grid, block>>>(n, source, s.cost.data(), s.updating_cost.data(), s.mask.data());
+    SSSP_CUDA_CHECK_LAUNCH();
+    ++work.kernel_launches;
+    // TODO(task 3): loop: s.changed.clear(), launch relax_frontier and
+    // commit_updates (with s.changed.device()), and stop when s.changed.read()
+    // is false. Count iterations, kernel_launches and host_syncs.
+    SSSP_TODO(2, 3, "the host loop (Algorithm 3)");
+    return s.cost;
+  });
 }
 
 }  // namespace lab02

@@ -1,25 +1,21 @@
 // Lab 02, task 4: level-synchronous frontier BFS.
-#include <vector>
+#include <cstdint>
 
 #include "lab02.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
-#include "sssp/cuda/todo.cuh"
+#include "sssp/cuda/kernels.cuh"
+#include "sssp/cuda/timed_run.cuh"
 
 namespace lab02 {
 
+using sssp::Counters;
 using sssp::edge_t;
 using sssp::cuda::DeviceBuffer;
 
 namespace {
 
-SSSP_DEVICE_TODO_STATE();
-
-__global__ void initialise_levels(vertex_t n, vertex_t source, level_t* level) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < n) level[v] = v == source ? 0 : sssp::kUnreached;
-}
+SSSP_DEVICE_TODO_STATE(2);
 
 // One thread per vertex; the vertices of level `depth` are the frontier. A
 // neighbour seen for the first time gets depth + 1. Two threads may both see
@@ -27,22 +23,23 @@ __global__ void initialise_levels(vertex_t n, vertex_t source, level_t* level) {
 __global__ void expand_level(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
                              vertex_t n, level_t depth, level_t* __restrict__ level,
                              unsigned* __restrict__ grew) {
-  const vertex_t u = blockIdx.x * blockDim.x + threadIdx.x;
-  if (u >= n || level[u] != depth) return;
-  // BEGIN SOLUTION task 4: expand one BFS level (kernel)
-  const edge_t end = offsets[u + 1];
-  for (edge_t e = offsets[u]; e < end; ++e) {
-    const vertex_t v = targets[e];
-    if (level[v] == sssp::kUnreached) {
-      level[v] = depth + 1;
-      *grew = 1;
+  for (std::uint64_t u = sssp::cuda::global_thread_index(); u < n; u += sssp::cuda::grid_stride()) {
+    if (level[u] != depth) continue;
+    // BEGIN SOLUTION task 4: expand one BFS level (kernel)
+    const edge_t end = offsets[u + 1];
+    for (edge_t e = offsets[u]; e < end; ++e) {
+      const vertex_t v = targets[e];
+      if (level[v] == sssp::kUnreached) {
+        level[v] = depth + 1;
+        *grew = 1;
+      }
     }
+    // SKELETON
+    // // TODO(task 4): give every unreached out-neighbour of u the level
+    // // depth + 1 and set *grew.
+    // SSSP_DEVICE_TODO(2, 4, "expand one BFS level (kernel)");
+    // END SOLUTION
   }
-  // SKELETON
-  // // TODO(task 4): give every unreached out-neighbour of u the level
-  // // depth + 1 and set *grew.
-  // SSSP_DEVICE_TODO(2, 4, "expand one BFS level (kernel)");
-  // END SOLUTION
 }
 
 }  // namespace
@@ -62,38 +59,28 @@ FrontierBfs::FrontierBfs(const CsrGraph& graph, Options options) : impl_(std::ma
 
 FrontierBfs::~FrontierBfs() = default;
 
-std::vector<level_t> FrontierBfs::run(vertex_t source, Counters* counters, double* device_ms) {
+BfsResult FrontierBfs::run(vertex_t source) {
   Impl& s = *impl_;
-  // BEGIN SOLUTION task 4: reject a source that is not a vertex
-  if (source >= s.graph.num_vertices) throw sssp::InvalidSource(source, s.graph.num_vertices);
-  // END SOLUTION
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  const unsigned grid = sssp::cuda::blocks_for(n, block);
-  Counters work;
-  sssp::cuda::EventTimer timer;
-  timer.start();
-  initialise_levels<<<grid, block>>>(n, source, s.level.data());
-  SSSP_CUDA_CHECK_LAUNCH();
-  ++work.kernel_launches;
-  // One launch per level; the host learns from the flag whether the level
-  // added any vertex, so a graph of hop diameter D costs D + 1 round trips.
-  for (level_t depth = 0;; ++depth) {
-    ++work.iterations;
-    s.grew.clear();
-    expand_level<<<grid, block>>>(s.graph.offsets.data(), s.graph.targets.data(), n, depth, s.level.data(),
-                                  s.grew.device());
-    SSSP_CUDA_CHECK_LAUNCH();
+  const unsigned grid = sssp::cuda::grid_for(n, block);
+  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+    sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
-    ++work.host_syncs;
-    if (!s.grew.read()) break;
-  }
-  timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(2);
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return s.level.to_host();
+    // One launch per level; the host learns from the flag whether the level
+    // added any vertex, so a graph of hop diameter D costs D + 1 round trips.
+    for (level_t depth = 0;; ++depth) {
+      ++work.iterations;
+      s.grew.clear();
+      expand_level<<<grid, block>>>(s.graph.offsets.data(), s.graph.targets.data(), n, depth, s.level.data(),
+                                    s.grew.device());
+      SSSP_CUDA_CHECK_LAUNCH();
+      ++work.kernel_launches;
+      ++work.host_syncs;
+      if (!s.grew.read()) break;
+    }
+    return s.level;
+  });
 }
 
 }  // namespace lab02

@@ -10,17 +10,18 @@
 #include <memory>
 #include <vector>
 
-#include "sssp/counters.hpp"
 #include "sssp/graph.hpp"
+#include "sssp/result.hpp"
 #include "sssp/types.hpp"
 
 /// Lab 02: frontier-based GPU SSSP and BFS.
 namespace lab02 {
 
-using sssp::Counters;
+using sssp::BfsResult;
 using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::level_t;
+using sssp::SsspResult;
 using sssp::vertex_t;
 
 /// Launch configuration.
@@ -41,15 +42,12 @@ class FrontierSssp {
   FrontierSssp& operator=(const FrontierSssp&) = delete;
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
-  /// sssp::InvalidSource for a bad source.
-  /// @param counters if not null: iterations = host-loop iterations (one per
-  ///        kernel pair, the last one finding no change), kernel_launches =
-  ///        every launch including initialisation, host_syncs = times the host
-  ///        waited for the flag
-  /// @param device_ms if not null: GPU time from initialisation to the end of
-  ///        the loop (the host round trips included), by CUDA events
-  [[nodiscard]] std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr,
-                                        double* device_ms = nullptr);
+  /// sssp::InvalidSource for a bad source. Counters: iterations = host-loop
+  /// iterations (one per kernel pair, the last one finding no change),
+  /// kernel_launches = every launch including initialisation, host_syncs =
+  /// times the host waited for the flag. device_ms: from initialisation to the
+  /// end of the loop, the host round trips included.
+  [[nodiscard]] SsspResult run(vertex_t source);
 
  private:
   struct Impl;
@@ -69,8 +67,7 @@ class FrontierBfs {
 
   /// Levels from `source` (sssp::kUnreached where unreachable); counters and
   /// device_ms as for FrontierSssp::run().
-  [[nodiscard]] std::vector<level_t> run(vertex_t source, Counters* counters = nullptr,
-                                         double* device_ms = nullptr);
+  [[nodiscard]] BfsResult run(vertex_t source);
 
  private:
   struct Impl;

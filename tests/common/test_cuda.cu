@@ -10,9 +10,13 @@
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_buffer.cuh"
 #include "sssp/cuda/event_timer.cuh"
+#include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/timed_run.cuh"
 #include "sssp_test.hpp"
 
 namespace {
+
+SSSP_DEVICE_TODO_STATE(0);
 
 __global__ void add_one(std::uint64_t* values, std::size_t n) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
@@ -130,6 +134,130 @@ TEST(EventTimer, MeasuresDeviceTime) {
   const float ms = timer.elapsed_ms();
   EXPECT_GT(ms, 1.0f);
   EXPECT_LT(ms, 1000.0f);
+}
+
+// --------------------------------------------------------- launch policy --
+
+TEST(LaunchPolicy, GridForCapsTheGridForAnySizeAndBlock) {
+  using sssp::cuda::grid_for;
+  using sssp::cuda::kMaxGridBlocks;
+  EXPECT_EQ(grid_for(0, 256), 1u) << "a launch needs at least one block";
+  EXPECT_EQ(grid_for(1000, 256), 4u);
+  EXPECT_EQ(grid_for(1000, 1), 1000u) << "block size 1 is legal";
+  // Under the old policy (one thread per item) these asked for 2^32 - 1 and
+  // 2^31 blocks of one thread: more than the 2^31 - 1 a grid may have.
+  EXPECT_EQ(grid_for(0xFFFF'FFFFull, 1), kMaxGridBlocks);
+  EXPECT_EQ(grid_for(std::uint64_t{1} << 31, 1), kMaxGridBlocks);
+  EXPECT_THROW((void)grid_for(10, 0), sssp::InputError);
+  EXPECT_THROW((void)grid_for(10, 1025), sssp::InputError);
+}
+
+TEST(LaunchPolicy, BlocksForRefusesMoreBlocksThanAGridHas) {
+  using sssp::cuda::blocks_for;
+  EXPECT_EQ(blocks_for(0, 32), 1u);
+  EXPECT_EQ(blocks_for(65, 32), 3u);
+  EXPECT_EQ(blocks_for((std::uint64_t{1} << 31) - 1, 1), (1u << 31) - 1) << "exactly the grid limit is legal";
+  EXPECT_THROW((void)blocks_for(std::uint64_t{1} << 31, 1), sssp::InputError);
+  EXPECT_THROW((void)blocks_for(0xFFFF'FFFFull, 1), sssp::InputError);
+}
+
+__global__ void increment_each(std::uint8_t* values, std::uint64_t n) {
+  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < n; i += sssp::cuda::grid_stride()) ++values[i];
+}
+
+__global__ void count_not_one(const std::uint8_t* values, std::uint64_t n, unsigned long long* wrong) {
+  unsigned long long mine = 0;
+  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < n; i += sssp::cuda::grid_stride()) {
+    mine += values[i] != 1;
+  }
+  if (mine != 0) atomicAdd(wrong, mine);
+}
+
+// 2^32 - 1 items (the most a vertex_t can count) with blocks of one thread:
+// the old policy asked for 2^32 - 1 blocks, and a 32-bit grid-stride index
+// would wrap before reaching n and never stop. Every item must be visited once.
+TEST(LaunchPolicy, GridStrideVisitsEveryItemOfTheLargestGraphOnce) {
+  SSSP_REQUIRE_GPU();
+  constexpr std::uint64_t n = 0xFFFF'FFFFull;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < n + (std::size_t{256} << 20)) {
+    GTEST_SKIP() << "needs 4 GiB of free device memory, " << (free_bytes >> 20) << " MiB free";
+  }
+  sssp::cuda::DeviceBuffer<std::uint8_t> values(n, "4 GiB of counters");
+  values.fill_bytes(0);
+  sssp::cuda::DeviceBuffer<unsigned long long> wrong(1, "wrong count");
+  wrong.fill_bytes(0);
+  increment_each<<<sssp::cuda::grid_for(n, 1), 1>>>(values.data(), n);
+  SSSP_CUDA_CHECK_LAUNCH();
+  count_not_one<<<sssp::cuda::grid_for(n, 256), 256>>>(values.data(), n, wrong.data());
+  SSSP_CUDA_CHECK_LAUNCH();
+  EXPECT_EQ(wrong.to_host()[0], 0u) << "items not visited exactly once";
+}
+
+// -------------------------------------------------------------- timed_run --
+
+__global__ void unfinished_task(int task) {
+  if (threadIdx.x == 0) {
+    if (task == 7) SSSP_DEVICE_TODO(0, 7, "a stub");
+  }
+}
+
+TEST(TimedRun, RejectsABadSourceBeforeAnyGpuWork) {
+  SSSP_REQUIRE_GPU();
+  sssp::cuda::DeviceBuffer<sssp::dist_t> storage(10, "distances");
+  auto& dist = storage;  // (nvcc misreads a lambda returning a captured local as returning a local)
+  bool ran = false;
+  const auto algorithm = [&](sssp::Counters&) -> auto& {
+    ran = true;
+    return dist;
+  };
+  EXPECT_THROW((void)sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 10, 10, algorithm), sssp::InvalidSource);
+  EXPECT_THROW((void)sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 4'000'000'000u, 10, algorithm),
+               sssp::InvalidSource);
+  EXPECT_THROW((void)sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 0, 0, algorithm), sssp::InvalidSource)
+      << "an empty graph has no valid source";
+  EXPECT_FALSE(ran) << "the algorithm must not run for a bad source";
+}
+
+TEST(TimedRun, ReturnsTheAnswerCountersAndTime) {
+  SSSP_REQUIRE_GPU();
+  sssp::cuda::DeviceBuffer<sssp::level_t> storage(5, "levels");
+  auto& level = storage;
+  const sssp::BfsResult result =
+      sssp::cuda::timed_run<sssp::level_t>(device_todo(), 2, 5, [&](sssp::Counters& work) -> auto& {
+        level.fill_bytes(0);
+        spin<<<1, 1>>>(2'000'000);
+        SSSP_CUDA_CHECK_LAUNCH();
+        work.kernel_launches = 1;
+        return level;
+      });
+  EXPECT_EQ(result.values, std::vector<sssp::level_t>(5, 0));
+  EXPECT_EQ(result.counters.kernel_launches, 1u);
+  EXPECT_GT(result.device_ms, 0.1) << "the spinning kernel is inside the timed region";
+}
+
+// The device-TODO word is cleared before every run: in one process, a
+// finished stage that runs after an unfinished one is not blamed for it.
+TEST(TimedRun, DeviceTodoIsClearedBeforeEveryRun) {
+  SSSP_REQUIRE_GPU();
+  sssp::cuda::DeviceBuffer<sssp::dist_t> storage(3, "distances");
+  auto& dist = storage;
+  const auto run_task = [&](int task) {
+    return sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 0, 3, [&](sssp::Counters&) -> auto& {
+      unfinished_task<<<1, 32>>>(task);
+      SSSP_CUDA_CHECK_LAUNCH();
+      return dist;
+    });
+  };
+  try {
+    (void)run_task(7);
+    FAIL() << "an unfinished kernel ran, but no NotImplemented was thrown";
+  } catch (const sssp::NotImplemented& e) {
+    EXPECT_NE(std::string(e.what()).find("task 7"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test_cuda.cu"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW((void)run_task(0)) << "the second run finished every task but was blamed for the first";
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ struct NamedGraph {
 [[nodiscard]] NamedGraph parallel_arcs_graph(edge_t arcs = 20000);
 
 /// Runs `Solver` (a GPU lab class: constructed from a graph and options, with
-/// run(source) returning distances) on every non-empty graph from
+/// run(source) returning an sssp::SsspResult) on every non-empty graph from
 /// sample_sources(), one upload per graph, and asserts each answer matches
 /// the reference Dijkstra.
 template <typename Solver, typename Options>
@@ -109,7 +109,7 @@ void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, std::string_vi
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, options);  // one upload, several sources: the state must reset
     for (const vertex_t source : sample_sources(g->graph)) {
-      ASSERT_TRUE(matches_reference_sssp(*g, source, solver.run(source), hint))
+      ASSERT_TRUE(matches_reference_sssp(*g, source, solver.run(source).values, hint))
           << "block size " << options.block_size;
     }
   }
@@ -122,7 +122,7 @@ void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, std::string_vie
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, options);
     for (const vertex_t source : sample_sources(g->graph)) {
-      ASSERT_TRUE(matches_reference_bfs(*g, source, solver.run(source), hint))
+      ASSERT_TRUE(matches_reference_bfs(*g, source, solver.run(source).values, hint))
           << "block size " << options.block_size;
     }
   }

@@ -91,6 +91,10 @@ struct CsrGraph {
 /// Throws InvalidSource unless `source` is a vertex of `graph`.
 void require_valid_source(const CsrGraph& graph, std::uint64_t source);
 
+/// Throws InvalidSource unless `source` < `num_vertices`: for solvers that
+/// keep only the vertex count of the graph they were given (a GPU copy, a matrix).
+void require_valid_source(std::uint64_t source, std::uint64_t num_vertices);
+
 /// One-line summary: "name: V vertices, E arcs, max out-degree D".
 [[nodiscard]] std::string describe(const CsrGraph& graph);
 

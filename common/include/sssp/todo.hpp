@@ -9,6 +9,7 @@
 namespace sssp::detail {
 /// Throws NotImplemented naming the lab and the task. Out of line so the
 /// skeleton's function still compiles to a normal, non-inlined throw.
+/// `line` 0 names the file only (a kernel's task, found after the run).
 [[noreturn]] void throw_todo(int lab, int task, const char* what, const char* file, int line);
 }  // namespace sssp::detail
 

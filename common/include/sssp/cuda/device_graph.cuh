@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sssp/cuda/device_buffer.cuh"
+#include "sssp/cuda/launch.cuh"
 #include "sssp/graph.hpp"
 
 namespace sssp::cuda {
@@ -65,20 +66,6 @@ __device__ inline dist_t atomic_min_dist(dist_t* address, dist_t value) {
   static_assert(sizeof(dist_t) == sizeof(unsigned long long), "dist_t must be 64 bits");
   return static_cast<dist_t>(
       atomicMin(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value)));
-}
-
-/// Blocks of `block_size` threads needed to give each of `n` items a thread.
-/// n < 2^32 and block_size >= 1 keep the result below the 2^31 - 1 blocks a
-/// grid may have in x.
-inline unsigned blocks_for(std::size_t n, unsigned block_size) {
-  const std::size_t blocks = (n + block_size - 1) / block_size;
-  return static_cast<unsigned>(blocks == 0 ? 1 : blocks);  // a launch needs at least one block
-}
-
-/// This thread's index in a one-dimensional grid, in 64 bits: with one thread
-/// per arc, blockIdx.x * blockDim.x can pass 2^32 and wrap in 32 bits.
-__device__ inline std::uint64_t global_thread_index() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
 }  // namespace sssp::cuda

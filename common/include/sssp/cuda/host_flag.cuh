@@ -50,11 +50,4 @@ class DeviceWord {
 /// clears it before an iteration and reads it after.
 using HostFlag = DeviceWord<unsigned>;
 
-/// Throws InputError unless `block_size` is a legal number of threads per block.
-inline void require_block_size(unsigned block_size) {
-  if (block_size == 0 || block_size > 1024) {
-    throw InputError("block size must be 1..1024 threads, got " + std::to_string(block_size));
-  }
-}
-
 }  // namespace sssp::cuda

@@ -2,9 +2,11 @@
 /// @brief The skeleton's marker for unfinished device code.
 ///
 /// A kernel cannot throw, so an unfinished kernel records its task number in
-/// a device variable of its file and returns; the host code that launched it
-/// calls SSSP_CHECK_DEVICE_TODO after synchronising and throws
-/// sssp::NotImplemented naming the lab and the task, as SSSP_TODO does.
+/// a device word of its file and returns. The host asks that word after the
+/// run (sssp::cuda::timed_run does it) and throws sssp::NotImplemented naming
+/// the lab and the task, as SSSP_TODO does on the host. The word is cleared
+/// before every run, so in one process a finished stage that runs after an
+/// unfinished one is not blamed for it.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,8 +14,43 @@
 #include "sssp/cuda/check.cuh"
 #include "sssp/todo.hpp"
 
-/// Defines the device variable that SSSP_DEVICE_TODO writes. Once per .cu file.
-#define SSSP_DEVICE_TODO_STATE() static __device__ int sssp_device_todo_task = 0
+namespace sssp::cuda {
+
+/// Host handle on the device-TODO word of one .cu file (made by SSSP_DEVICE_TODO_STATE).
+class DeviceTodo {
+ public:
+  /// Takes the address of `word`, a `__device__ int` of `file`, a .cu file of lab `lab`.
+  DeviceTodo(const int& word, int lab, const char* file) : lab_(lab), file_(file) {
+    SSSP_CUDA_CHECK(cudaGetSymbolAddress(reinterpret_cast<void**>(&word_), word));
+  }
+  /// The lab whose tasks the word records.
+  [[nodiscard]] int lab() const { return lab_; }
+  /// Enqueues clearing the word on `stream`: nothing unfinished has run yet.
+  void reset(cudaStream_t stream = nullptr) const { SSSP_CUDA_CHECK(cudaMemsetAsync(word_, 0, sizeof(int), stream)); }
+  /// Waits for the device, then throws sssp::NotImplemented if an unfinished
+  /// kernel ran since the last reset(). Costs one 4-byte copy.
+  void check() const {
+    int task = 0;
+    SSSP_CUDA_CHECK(cudaMemcpy(&task, word_, sizeof(int), cudaMemcpyDeviceToHost));
+    if (task != 0) ::sssp::detail::throw_todo(lab_, task, "a kernel of this task is still the skeleton's stub", file_, 0);
+  }
+
+ private:
+  int* word_ = nullptr;
+  int lab_ = 0;
+  const char* file_ = "";
+};
+
+}  // namespace sssp::cuda
+
+/// Defines, once per .cu file of lab `lab`, the device word that
+/// SSSP_DEVICE_TODO writes and `device_todo()`, the host handle on it.
+#define SSSP_DEVICE_TODO_STATE(lab)                                 \
+  static __device__ int sssp_device_todo_task = 0;                  \
+  [[maybe_unused]] static ::sssp::cuda::DeviceTodo device_todo() {  \
+    return ::sssp::cuda::DeviceTodo(sssp_device_todo_task, (lab), __FILE__); \
+  }                                                                 \
+  static_assert(true, "")
 
 /// In a kernel: records that `task` is unfinished and returns from the kernel.
 #define SSSP_DEVICE_TODO(lab, task, what) \
@@ -28,16 +65,4 @@
   do {                                                  \
     sssp_device_todo_task = (task);                     \
     return (value);                                     \
-  } while (0)
-
-/// On the host, after the kernels have finished: throws sssp::NotImplemented
-/// if an unfinished kernel of lab `lab` ran. Costs one 4-byte copy.
-#define SSSP_CHECK_DEVICE_TODO(lab)                                                            \
-  do {                                                                                         \
-    int sssp_task_ = 0;                                                                        \
-    SSSP_CUDA_CHECK(cudaMemcpyFromSymbol(&sssp_task_, sssp_device_todo_task, sizeof(int)));    \
-    if (sssp_task_ != 0) {                                                                     \
-      ::sssp::detail::throw_todo((lab), sssp_task_, "a kernel of this task is still the skeleton's stub", \
-                                 __FILE__, __LINE__);                                          \
-    }                                                                                          \
   } while (0)

@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -33,6 +35,7 @@ using sssp::runner::RunOutput;
 
 constexpr const char* kDefaultGenerator = "grid:256x256";
 constexpr const char* kDefaultWeights = "1:1000:1";
+constexpr std::uint64_t kMaxRepetitions = 100000;
 
 constexpr const char* kUsage = R"(usage: sssp [options]
 
@@ -50,7 +53,7 @@ graph (default: the built-in grid:256x256 with weights 1:1000:1):
 algorithms and sources:
   --algo NAME           an algorithm from --list, or a prefix like lab01/ (repeatable; default all)
   --source N            source vertex, 0-based (repeatable; default 0)
-  --random-sources K    K sources with out-degree > 0, drawn from --seed
+  --random-sources K    K distinct sources with out-degree > 0, drawn from --seed
   --reps R              timed repetitions per source (default 3)
   --warmup W            untimed runs first (default 1)
 output:
@@ -79,16 +82,17 @@ struct Options {
   bool list = false;
 };
 
-std::uint64_t parse_count(const std::string& flag, const std::string& text) {
-  std::size_t used = 0;
-  unsigned long long value = 0;
-  try {
-    if (!text.empty() && text[0] != '-') value = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) {
-    throw sssp::InputError(flag + " needs a non-negative integer, got '" + text + "'");
+// Digits only: std::stoull would take " -3" and wrap it to 2^64 - 3.
+std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min = 0,
+                          std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  std::uint64_t value = 0;
+  if (!digits || std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc{} ||
+      value < min || value > max) {
+    throw sssp::InputError(flag + " needs an integer from " + std::to_string(min) + " to " +
+                           std::to_string(max) + " (digits only), got '" + text + "'");
   }
   return value;
 }
@@ -99,6 +103,8 @@ Options parse_args(int argc, char** argv) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw sssp::InputError(arg + " needs a value (see --help)");
+      // An unset shell variable must not silently select a default.
+      if (argv[i + 1][0] == '\0') throw sssp::InputError(arg + " needs a value, got an empty string");
       return argv[++i];
     };
     if (arg == "--help" || arg == "-h") {
@@ -125,9 +131,9 @@ Options parse_args(int argc, char** argv) {
     } else if (arg == "--random-sources") {
       o.random_sources = parse_count(arg, value());
     } else if (arg == "--reps") {
-      o.reps = static_cast<unsigned>(std::clamp<std::uint64_t>(parse_count(arg, value()), 1, 100000));
+      o.reps = static_cast<unsigned>(parse_count(arg, value(), 1, kMaxRepetitions));
     } else if (arg == "--warmup") {
-      o.warmup = static_cast<unsigned>(std::min<std::uint64_t>(parse_count(arg, value()), 100000));
+      o.warmup = static_cast<unsigned>(parse_count(arg, value(), 0, kMaxRepetitions));
     } else if (arg == "--output") {
       o.output = value();
       if (o.output != "text" && o.output != "json" && o.output != "csv") {
@@ -154,17 +160,52 @@ std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& 
   std::vector<const Algorithm*> chosen;
   for (const Algorithm& a : sssp::runner::algorithms()) {
     const bool match = wanted.empty() || std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
-                         return a.name == w || (w.back() == '/' && a.name.rfind(w, 0) == 0);
+                         return a.name == w || (w.ends_with('/') && a.name.starts_with(w));
                        });
     if (match) chosen.push_back(&a);
   }
   for (const std::string& w : wanted) {
     const bool known = std::any_of(chosen.begin(), chosen.end(), [&](const Algorithm* a) {
-      return a->name == w || (w.back() == '/' && a->name.rfind(w, 0) == 0);
+      return a->name == w || (w.ends_with('/') && a->name.starts_with(w));
     });
     if (!known) throw sssp::InputError("unknown algorithm '" + w + "' (see --list)");
   }
   return chosen;
+}
+
+// `count` distinct vertices with out-arcs (like Graph500 and gapbs: runs from
+// the others are trivial). Draws uniformly from all vertices and keeps those
+// with out-arcs, the sources of earlier releases and of the handouts' runs;
+// when such vertices are rare that could take very long, so after 64 draws per
+// source the rest are drawn from the list of candidates instead.
+std::vector<sssp::vertex_t> draw_sources(const sssp::CsrGraph& g, std::uint64_t count, std::uint64_t seed) {
+  std::vector<sssp::vertex_t> candidates;
+  for (sssp::vertex_t v = 0; v < g.num_vertices(); ++v) {
+    if (g.out_degree(v) > 0) candidates.push_back(v);
+  }
+  if (candidates.size() < count) {
+    throw sssp::InputError("--random-sources " + std::to_string(count) +
+                           " needs as many vertices with out-arcs, but " + g.name + " has " +
+                           (candidates.empty() ? "none" : "only " + std::to_string(candidates.size())));
+  }
+  std::vector<sssp::vertex_t> sources;
+  std::vector<bool> taken(g.num_vertices());
+  std::uint64_t state = seed;
+  for (std::uint64_t draws = 0; sources.size() < count && draws < 64 * count; ++draws) {
+    state = sssp::splitmix64(state);
+    const auto v = static_cast<sssp::vertex_t>(state % g.num_vertices());
+    if (g.out_degree(v) > 0 && !taken[v]) {
+      taken[v] = true;
+      sources.push_back(v);
+    }
+  }
+  std::erase_if(candidates, [&](sssp::vertex_t v) { return taken[v]; });
+  for (std::size_t i = 0; sources.size() < count; ++i) {  // a partial Fisher-Yates shuffle
+    state = sssp::splitmix64(state);
+    std::swap(candidates[i], candidates[i + state % (candidates.size() - i)]);
+    sources.push_back(candidates[i]);
+  }
+  return sources;
 }
 
 std::vector<sssp::vertex_t> choose_sources(const Options& o, const sssp::CsrGraph& g) {
@@ -174,17 +215,8 @@ std::vector<sssp::vertex_t> choose_sources(const Options& o, const sssp::CsrGrap
     sources.push_back(static_cast<sssp::vertex_t>(s));
   }
   if (o.random_sources > 0) {
-    // Like Graph500 and gapbs: skip vertices without out-arcs, whose runs are trivial.
-    std::uint64_t state = o.seed;
-    for (std::uint64_t tries = 0; sources.size() < o.sources.size() + o.random_sources; ++tries) {
-      if (tries > 100 * (o.random_sources + g.num_vertices())) {
-        throw sssp::InputError("could not find " + std::to_string(o.random_sources) +
-                               " sources with out-arcs in " + g.name);
-      }
-      state = sssp::splitmix64(state);
-      const auto v = static_cast<sssp::vertex_t>(state % std::max<sssp::vertex_t>(g.num_vertices(), 1));
-      if (g.num_vertices() > 0 && g.out_degree(v) > 0) sources.push_back(v);
-    }
+    const auto drawn = draw_sources(g, o.random_sources, o.seed);
+    sources.insert(sources.end(), drawn.begin(), drawn.end());
   }
   if (sources.empty()) {
     sssp::require_valid_source(g, 0);

@@ -15,9 +15,9 @@ BIN: Path
 REPO: Path
 
 
-def run(*args, binary="sssp-ref", timeout=120):
+def run(*args, binary="sssp-ref", timeout=120, stdin=None):
     return subprocess.run([str(BIN / binary), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, input=stdin)
 
 
 class Runs(unittest.TestCase):
@@ -55,6 +55,38 @@ class Runs(unittest.TestCase):
                 proc = run("--graph", graph, "--cache", cache, "--algo", "lab01/dijkstra")
                 self.assertEqual(proc.returncode, 0, proc.stderr)
             self.assertTrue(list(Path(cache).iterdir()), "the cache directory stayed empty")
+
+    def test_reads_a_pipe(self):
+        # Format detection used to rewind the input, which a pipe cannot do.
+        graph = (REPO / "datasets" / "tiny" / "clrs_dijkstra.gr").read_text()
+        proc = run("--graph", "/dev/stdin", "--algo", "lab01/dijkstra", stdin=graph)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertRegex(proc.stdout, r"stdin: 5 vertices, 10 arcs")
+
+    def test_unusable_cache_warns_and_runs(self):
+        graph = (REPO / "datasets" / "tiny" / "clrs_dijkstra.gr").read_text()
+        with tempfile.TemporaryDirectory() as tmp:
+            blocker = Path(tmp) / "file"
+            blocker.write_text("not a directory")
+            for args, stdin in ((["--graph", REPO / "datasets" / "tiny" / "clrs_dijkstra.gr"], None),
+                                (["--graph", "/dev/stdin"], graph)):
+                proc = run(*args, "--cache", blocker / "cache", "--algo", "lab01/dijkstra", stdin=stdin)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertIn("warning: ", proc.stderr)
+                self.assertIn("going on without the graph cache", proc.stderr)
+
+    def test_random_sources_are_distinct_vertices_with_out_arcs(self):
+        # One vertex of a million has an out-arc: drawing must find it at once.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "one.gr"
+            path.write_text("p sp 1000000 1\na 1000000 1 5\n")
+            proc = run("--graph", path, "--random-sources", 1, "--algo", "lab01/bfs", "--output", "json",
+                       timeout=30)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual([r["source"] for r in json.loads(proc.stdout)["runs"]], [999999])
+        proc = run("--gen", "star:50", "--random-sources", 50, "--algo", "lab01/bfs", "--output", "json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(sorted(r["source"] for r in json.loads(proc.stdout)["runs"]), list(range(50)))
 
     def test_list(self):
         proc = run("--list")
@@ -120,6 +152,36 @@ class BadInput(unittest.TestCase):
 
     def test_unknown_option(self):
         self.expect_error(["--frobnicate"], "--frobnicate")
+
+    def test_empty_option_values(self):
+        # An unset shell variable used to select the built-in grid.
+        for option in ("--graph", "--gen", "--algo", "--cache", "--weights", "--format", "--output"):
+            self.expect_error([option, ""], f"{option} needs a value, got an empty string")
+
+    def test_numeric_options_take_digits_only(self):
+        # std::stoull took " -3" and wrapped it to 2^64 - 3.
+        for option in ("--seed", "--source", "--random-sources", "--reps", "--warmup"):
+            for bad in (" -3", "-3", "+3", "3 ", "1e3", "0x10", "18446744073709551616"):
+                self.expect_error(["--gen", "chain:3", option, bad], f"{option} needs an integer")
+        self.expect_error(["--gen", "chain:3", "--reps", "0"], "--reps needs an integer from 1")
+        self.expect_error(["--gen", "chain:3", "--warmup", "100001"], "to 100000")
+
+    def test_declared_vertex_count_is_not_trusted(self):
+        # 25 bytes declaring 2^28 vertices: 3.67 GB of memory, 1 GiB of cache,
+        # and with --random-sources over 400 s.
+        with tempfile.TemporaryDirectory() as cache:
+            self.expect_error(["--graph", "{}", "--cache", cache, "--random-sources", "1"],
+                              "declares 268435456 vertices", {"huge.gr": "p sp 268435456 1\na 1 2 3\n"})
+            self.assertEqual(list(Path(cache).iterdir()), [])
+
+    def test_too_few_vertices_with_out_arcs(self):
+        self.expect_error(["--graph", "{}", "--random-sources", "2"], "one.gr has only 1",
+                          {"one.gr": "p sp 5 1\na 1 2 3\n"})
+        self.expect_error(["--graph", "{}", "--random-sources", "1"], "has none", {"none.gr": "p sp 5 0\n"})
+
+    def test_headerless_gr_file(self):
+        # Read as SNAP, this PACE file lost half of its arcs.
+        self.expect_error(["--graph", "{}"], "missing 'p sp' or 'p tw' header", {"road.gr": "1 2\n2 3\n3 1\n"})
 
     def test_graph_and_gen(self):
         self.expect_error(["--graph", "x", "--gen", "chain:3"], "not both")

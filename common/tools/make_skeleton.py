@@ -23,7 +23,11 @@ changed by a student and is never overwritten without --force.
 
     make_skeleton.py            regenerate every lab (refuses to clobber edits)
     make_skeleton.py lab01_serial --force
-    make_skeleton.py --check    exit 1 if any skeleton differs from its solution
+    make_skeleton.py --check    exit 1 if any skeleton is stale (its solution changed)
+
+--check tells a stale skeleton (a file still as generated, whose solution has
+changed since: regenerate it) from a file edited by hand since it was
+generated (a student's work: reported, not checked).
 """
 from __future__ import annotations
 
@@ -129,9 +133,11 @@ def expected_files(lab: str) -> dict[str, str]:
     return files
 
 
-def check(lab: str) -> list[str]:
-    """Return the problems that make labs/<lab> differ from its solution."""
-    problems = []
+def check(lab: str) -> tuple[list[str], list[str]]:
+    """Compare labs/<lab> with what its solution generates. Returns the
+    problems (stale or missing files) and the files edited by hand since they
+    were generated, which are not checked."""
+    problems, edited = [], []
     target = REPO / "labs" / lab
     wanted = expected_files(lab)
     manifest = read_manifest(target / MANIFEST)
@@ -139,16 +145,23 @@ def check(lab: str) -> list[str]:
         path = target / name
         if not path.exists():
             problems.append(f"labs/{lab}/{name}: missing")
-        elif path.read_text() != content:
-            problems.append(f"labs/{lab}/{name}: differs from what solutions/{lab}/{name} generates")
-        if manifest.get(name) != sha256(content):
+            continue
+        current = path.read_text()
+        if current != content and manifest.get(name) != sha256(current):
+            edited.append(f"labs/{lab}/{name}")
+        elif current != content:
+            problems.append(f"labs/{lab}/{name}: stale, solutions/{lab}/{name} changed since it was generated")
+        elif manifest.get(name) != sha256(content):
             problems.append(f"labs/{lab}/{MANIFEST}: entry for {name} is stale")
     for path in sorted(target.iterdir()) if target.exists() else []:
         if path.suffix in SOURCE_SUFFIXES and path.name not in wanted:
-            problems.append(f"labs/{lab}/{path.name}: has no counterpart in solutions/{lab}")
+            if path.name in manifest:
+                problems.append(f"labs/{lab}/{path.name}: stale, solutions/{lab}/{path.name} no longer exists")
+            else:
+                edited.append(f"labs/{lab}/{path.name}")
     if not (target / "README.md").exists():
         problems.append(f"labs/{lab}/README.md: the handout is missing")
-    return problems
+    return problems, edited
 
 
 def generate(lab: str, force: bool) -> list[str]:
@@ -183,13 +196,18 @@ def main(argv: list[str]) -> int:
     labs = args.labs or sorted(p.name for p in (REPO / "solutions").iterdir() if p.is_dir())
     try:
         if args.check:
-            problems = [p for lab in labs for p in check(lab)]
+            results = [check(lab) for lab in labs]
+            for path in (e for _, edited in results for e in edited):
+                print(f"{path} was edited by hand (student work?): not checked")
+            problems = [p for found, _ in results for p in found]
             for problem in problems:
                 print(f"out of sync: {problem}", file=sys.stderr)
             if problems:
-                print("run common/tools/make_skeleton.py to regenerate the skeletons", file=sys.stderr)
+                print("run common/tools/make_skeleton.py to regenerate the stale skeletons (it never "
+                      "overwrites a file edited by hand)", file=sys.stderr)
                 return 1
-            print(f"skeletons in sync: {', '.join(labs)}")
+            edited = sum(len(e) for _, e in results)
+            print(f"skeletons in sync: {', '.join(labs)}" + (f" ({edited} edited by hand)" if edited else ""))
             return 0
         refused = [r for lab in labs for r in generate(lab, args.force)]
     except (MarkerError, FileNotFoundError) as error:

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Tests of common/tools/make_skeleton.py: region handling, and that it never
-clobbers a student's edits without --force."""
+"""Tests of common/tools/make_skeleton.py: region handling, that it never
+clobbers a student's edits without --force, and that --check tells a stale
+skeleton from a student's edits."""
+import contextlib
 import importlib.util
+import io
 import sys
 import tempfile
 import unittest
@@ -76,14 +79,15 @@ class Generate(unittest.TestCase):
 
     def test_generate_then_in_sync(self):
         self.assertEqual(make_skeleton.generate("lab02_x", force=False), [])
-        self.assertEqual(make_skeleton.check("lab02_x"), [])
+        self.assertEqual(make_skeleton.check("lab02_x"), ([], []))
 
     def test_student_edit_is_never_overwritten_without_force(self):
         make_skeleton.generate("lab02_x", force=False)
         self.student_file.write_text("// my work\n")
         self.assertEqual(make_skeleton.generate("lab02_x", force=False), ["labs/lab02_x/f.cpp"])
         self.assertEqual(self.student_file.read_text(), "// my work\n")
-        self.assertTrue(make_skeleton.check("lab02_x"), "an edited skeleton must be reported out of sync")
+        self.assertEqual(make_skeleton.check("lab02_x"), ([], ["labs/lab02_x/f.cpp"]),
+                         "an edited skeleton is a student's work: reported, not a problem")
         self.assertEqual(make_skeleton.generate("lab02_x", force=True), [])
         self.assertIn("SSSP_TODO", self.student_file.read_text())
 
@@ -91,14 +95,38 @@ class Generate(unittest.TestCase):
         make_skeleton.generate("lab02_x", force=False)
         solution = make_skeleton.REPO / "solutions" / "lab02_x" / "f.cpp"
         solution.write_text(SOLUTION.replace("add one", "add exactly one"))
-        self.assertTrue(make_skeleton.check("lab02_x"))
+        problems, edited = make_skeleton.check("lab02_x")
+        self.assertEqual(edited, [], "a file as generated is stale, not edited")
+        self.assertIn("stale", " ".join(problems))
         self.assertEqual(make_skeleton.generate("lab02_x", force=False), [])
         self.assertIn("add exactly one", self.student_file.read_text())
 
     def test_file_without_solution_is_reported(self):
         make_skeleton.generate("lab02_x", force=False)
         (make_skeleton.REPO / "labs" / "lab02_x" / "extra.cpp").write_text("int y;\n")
-        self.assertTrue(any("extra.cpp" in p for p in make_skeleton.check("lab02_x")))
+        self.assertEqual(make_skeleton.check("lab02_x"), ([], ["labs/lab02_x/extra.cpp"]),
+                         "a file the tool never wrote is a student's")
+        (make_skeleton.REPO / "solutions" / "lab02_x" / "g.cpp").write_text("int g;\n")
+        make_skeleton.generate("lab02_x", force=False)
+        (make_skeleton.REPO / "solutions" / "lab02_x" / "g.cpp").unlink()
+        self.assertIn("labs/lab02_x/g.cpp: stale", " ".join(make_skeleton.check("lab02_x")[0]),
+                      "a generated file whose solution is gone is stale")
+
+    def test_check_command_tells_edits_from_stale_files(self):
+        make_skeleton.generate("lab02_x", force=False)
+        self.student_file.write_text("// my work\n")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(make_skeleton.main(["--check", "lab02_x"]), 0)
+        self.assertIn("labs/lab02_x/f.cpp was edited by hand (student work?): not checked", out.getvalue())
+        self.assertEqual(err.getvalue(), "")
+        self.student_file.unlink()
+        make_skeleton.generate("lab02_x", force=False)
+        solution = make_skeleton.REPO / "solutions" / "lab02_x" / "f.cpp"
+        solution.write_text(SOLUTION.replace("add one", "add exactly one"))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(make_skeleton.main(["--check", "lab02_x"]), 1)
+        self.assertIn("labs/lab02_x/f.cpp: stale", err.getvalue())
 
 
 if __name__ == "__main__":

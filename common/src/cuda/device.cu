@@ -55,6 +55,11 @@ namespace {
 // whether we have one; the round-trip measurement launches it.
 __global__ void probe_kernel() {}
 
+// "13.0" for the 13000 that the CUDA version queries return.
+std::string cuda_version(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
 DeviceStatus probe(int device) {
   DeviceStatus s;
   s.device = device;
@@ -63,7 +68,16 @@ DeviceStatus probe(int device) {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
     cudaGetLastError();
-    s.reason = std::string("CUDA runtime reports ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
+    // Without any driver the runtime reports an "insufficient" driver version,
+    // which sends people after a driver update when the machine has no GPU.
+    if (s.driver_version == 0 || e == cudaErrorNoDevice) {
+      s.reason = std::string("no NVIDIA GPU or driver found (") + cudaGetErrorName(e) + ")";
+    } else if (e == cudaErrorInsufficientDriver) {
+      s.reason = "the NVIDIA driver supports CUDA " + cuda_version(s.driver_version) +
+                 ", older than this build's " + cuda_version(s.runtime_version) + ": update the driver";
+    } else {
+      s.reason = std::string("CUDA runtime reports ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
+    }
     return s;
   }
   if (device < 0 || device >= count) {

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 
 #include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/io.hpp"
 #include "sssp/reference.hpp"
@@ -20,10 +22,10 @@ namespace sssp::test {
 
 namespace {
 
-std::string header(const NamedGraph& g, vertex_t source) {
+std::string describe(const NamedGraph& g, vertex_t source) {
   std::ostringstream out;
   out << "graph '" << g.name << "' (" << g.graph.num_vertices() << " vertices, "
-      << g.graph.num_edges() << " arcs), source " << source << ":\n";
+      << g.graph.num_edges() << " arcs), source " << source;
   return out.str();
 }
 
@@ -32,7 +34,7 @@ template <typename Value>
                                    const Verdict& certified, std::string_view hint) {
   if (compared.ok) return ::testing::AssertionSuccess();
   auto failure = ::testing::AssertionFailure();
-  failure << header(g, source) << "  " << compared.message << "\n";
+  failure << describe(g, source) << ":\n  " << compared.message << "\n";
   if (!certified.ok) failure << "  why: " << certified.message << "\n";
   if (!hint.empty()) failure << "  hint: " << hint << "\n";
   return failure;
@@ -165,24 +167,40 @@ std::optional<std::string> dataset_path(const std::string& file, std::string* wh
 }
 
 std::vector<NamedGraph> hidden_graphs(std::string* why_not) {
-  std::vector<NamedGraph> graphs;
   const char* dir = std::getenv("SSSP_HIDDEN_GRAPHS");
   if (dir == nullptr || *dir == '\0') {
-    if (why_not) *why_not = "no hidden graphs: SSSP_HIDDEN_GRAPHS is not set (instructors: grade.py --hidden-graphs DIR)";
-    return graphs;
+    if (why_not) {
+      *why_not = "hidden-graph test skipped: SSSP_HIDDEN_GRAPHS is not set "
+                 "(instructors: grade.py --hidden-graphs DIR)";
+    }
+    return {};
+  }
+  return read_hidden_graphs(dir);
+}
+
+std::vector<NamedGraph> read_hidden_graphs(const std::string& dir) {
+  const std::string where = "hidden graph directory '" + dir + "'";
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    throw InputError(where + (std::filesystem::exists(dir, error) ? " is not a directory" : " does not exist"));
   }
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.is_regular_file()) files.push_back(entry.path());
   }
+  if (files.empty()) throw InputError(where + " holds no graph file");
   std::sort(files.begin(), files.end());
   ReadOptions options;
   options.weights = WeightPolicy::uniform(1, 1000, 1);
+  std::vector<NamedGraph> graphs;
   for (const auto& path : files) {
-    graphs.push_back(named("hidden/" + path.filename().string(), read_graph(path.string(), options),
-                           NamedGraph::Kind::kCorner));
+    try {
+      graphs.push_back(named("hidden/" + path.filename().string(), read_graph(path.string(), options),
+                             NamedGraph::Kind::kCorner));
+    } catch (const InputError& e) {
+      throw InputError(where + " may hold graph files only: " + e.what());
+    }
   }
-  if (graphs.empty() && why_not) *why_not = std::string("the hidden graph directory ") + dir + " is empty";
   return graphs;
 }
 
@@ -244,6 +262,14 @@ std::string shipped_dataset(const std::string& relative) {
 std::string gpu_unavailable_reason() {
   const auto& status = cuda::query_device();
   return status.available ? std::string() : status.reason;
+}
+
+void announce_step(std::string_view what) {
+  std::cout << "[   STEP   ] " << what << std::endl;
+}
+
+void announce_run(const NamedGraph& g, vertex_t source, std::string_view note) {
+  announce_step(note.empty() ? describe(g, source) : describe(g, source) + ": " + std::string(note));
 }
 
 }  // namespace sssp::test

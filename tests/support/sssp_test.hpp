@@ -69,9 +69,16 @@ struct NamedGraph {
 [[nodiscard]] std::optional<std::string> dataset_path(const std::string& file, std::string* why_not);
 
 /// The graphs in the directory named by SSSP_HIDDEN_GRAPHS (the instructor's
-/// hidden test set), each read with weights uniform 1..1000 (seed 1) where the
-/// file has none. Empty when the variable is unset; `why_not` then says so.
+/// hidden test set), as read_hidden_graphs() reads them. Empty when the
+/// variable is unset; `why_not` then gives the skip reason.
 [[nodiscard]] std::vector<NamedGraph> hidden_graphs(std::string* why_not);
+
+/// Every file of `dir`, in name order, read as a graph with weights uniform
+/// 1..1000 (seed 1) where the file has none. Throws sssp::InputError naming
+/// the problem when `dir` is not a directory, holds no file, or holds a file
+/// that is not a graph: tests/grade.py checks an instructor's directory with
+/// it (check-hidden-graphs) before any student's code runs on it.
+[[nodiscard]] std::vector<NamedGraph> read_hidden_graphs(const std::string& dir);
 
 /// Reads a graph of the data directory with weights uniform 1..1000 (seed 1)
 /// where the file has none, named after `name`.
@@ -99,6 +106,15 @@ struct NamedGraph {
 /// vertex at once.
 [[nodiscard]] NamedGraph parallel_arcs_graph(edge_t arcs = 20000);
 
+/// Prints "[   STEP   ] <what>" to stdout, flushed. A crash or a timeout ends
+/// the test program before GoogleTest reports anything, so tests announce
+/// each run of student code and tests/grade.py names the last step announced.
+void announce_step(std::string_view what);
+
+/// announce_step() for running student code on `g` from `source`, with an
+/// optional note (e.g. the hint for a crash this run may cause).
+void announce_run(const NamedGraph& g, vertex_t source, std::string_view note = {});
+
 /// Runs `Solver` (a GPU lab class: constructed from a graph and options, with
 /// run(source) returning an sssp::SsspResult) on every non-empty graph from
 /// sample_sources(), one upload per graph, and asserts each answer matches
@@ -109,6 +125,7 @@ void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, std::string_vi
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, options);  // one upload, several sources: the state must reset
     for (const vertex_t source : sample_sources(g->graph)) {
+      announce_run(*g, source);
       ASSERT_TRUE(matches_reference_sssp(*g, source, solver.run(source).values, hint))
           << "block size " << options.block_size;
     }
@@ -122,6 +139,7 @@ void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, std::string_vie
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, options);
     for (const vertex_t source : sample_sources(g->graph)) {
+      announce_run(*g, source);
       ASSERT_TRUE(matches_reference_bfs(*g, source, solver.run(source).values, hint))
           << "block size " << options.block_size;
     }
@@ -135,6 +153,9 @@ void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, std::string_vie
 [[nodiscard]] std::string gpu_unavailable_reason();
 
 }  // namespace sssp::test
+
+// The skip reasons below begin with the prefixes tests/grade.py accepts: a
+// graded test that skips for any other reason is graded as failed.
 
 /// Skips the current test, with the reason, when no usable GPU is present.
 /// GPU tests start with this: without a GPU they are reported SKIPPED, never passed.

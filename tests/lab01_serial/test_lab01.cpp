@@ -2,6 +2,7 @@
 // queue) and BFS. Every answer is checked against the reference in common/,
 // which shares no code with the student's.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -80,6 +81,10 @@ TEST(Heap, PopOnEmptyHeapThrows) {
 
 // ------------------------------------------------------------ tasks 2-4 --
 
+constexpr const char* kBadSourceHint =
+    "a source that is not a vertex must throw sssp::InvalidSource: call "
+    "sssp::require_valid_source(graph, source) first, before dist[source] is written";
+
 // The three SSSP algorithms of the lab share their correctness tests.
 struct SsspAlgorithm {
   std::string name;
@@ -99,6 +104,7 @@ class Sssp : public ::testing::TestWithParam<SsspAlgorithm> {
   void expect_correct_on(const std::vector<const NamedGraph*>& graphs) {
     for (const NamedGraph* g : graphs) {
       for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
+        sssp::test::announce_run(*g, source);
         const auto dist = GetParam().run(g->graph, source, nullptr);
         ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, dist, GetParam().hint));
       }
@@ -121,12 +127,15 @@ TEST_P(Sssp, CornerCases) {
 TEST_P(Sssp, RejectsBadSource) {
   const NamedGraph& g = *sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated).front();
   for (const std::uint64_t bad : {std::uint64_t{g.graph.num_vertices()}, std::uint64_t{4294967295u}}) {
+    // A missing check writes out of bounds and may crash the test program
+    // before it can report, so the hint goes out before the call too.
+    sssp::test::announce_run(g, static_cast<vertex_t>(bad), kBadSourceHint);
     EXPECT_THROW((void)GetParam().run(g.graph, static_cast<vertex_t>(bad), nullptr), sssp::InvalidSource)
         << GetParam().name << " with source " << bad << " on a graph of " << g.graph.num_vertices()
-        << " vertices must throw sssp::InvalidSource (call sssp::require_valid_source first), "
-           "not read out of bounds";
+        << " vertices: " << kBadSourceHint;
   }
   const CsrGraph empty = sssp::to_csr(sssp::EdgeList{});
+  sssp::test::announce_step(std::string("the graph with no vertices, source 0: ") + kBadSourceHint);
   EXPECT_THROW((void)GetParam().run(empty, 0, nullptr), sssp::InvalidSource)
       << "source 0 of a graph with no vertices is not a vertex";
 }
@@ -137,6 +146,7 @@ TEST_P(Sssp, RoadNetworkNewYork) {
   options.weights = sssp::WeightPolicy::uniform(1, 1000, 1);
   const NamedGraph g{"USA-road-NY (weights 1..1000, seed 1)", sssp::to_csr(sssp::read_graph(path, options))};
   const vertex_t source = 0;
+  sssp::test::announce_run(g, source);
   const auto dist = GetParam().run(g.graph, source, nullptr);
   ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, dist, GetParam().hint));
 }
@@ -147,6 +157,7 @@ TEST_P(Sssp, HiddenGraphs) {
   if (graphs.empty()) GTEST_SKIP() << why_not;
   for (const NamedGraph& g : graphs) {
     for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+      sssp::test::announce_run(g, source);
       ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, GetParam().run(g.graph, source, nullptr),
                                                      GetParam().hint));
     }
@@ -169,61 +180,132 @@ INSTANTIATE_TEST_SUITE_P(Lab01, Sssp, ::testing::ValuesIn(kAlgorithms), algorith
 // The work counters make the algorithms' differences visible; these tests pin
 // the ones whose value is determined by the specification.
 
-TEST(Dijkstra, SettlesEachReachableVertexOnce) {
+// Dijkstra from vertex 0 of every non-empty standard graph, with its counters
+// and what a correct run settles: the reachable vertices, and the arcs leaving
+// them (each examined once, when its tail is settled).
+struct CountedRun {
+  const NamedGraph* graph = nullptr;
+  Counters counters;
+  std::uint64_t reachable = 0;
+  std::uint64_t arcs_out_of_reachable = 0;
+};
+
+std::vector<CountedRun> dijkstra_from_vertex_0() {
+  std::vector<CountedRun> runs;
   for (const NamedGraph& g : sssp::test::standard_graphs()) {
-    const vertex_t source = 0;
     if (g.graph.num_vertices() == 0) continue;
-    Counters counters;
-    (void)lab01::dijkstra(g.graph, source, &counters);
-    const auto reference = sssp::reference_dijkstra(g.graph, source);
-    const auto reachable = static_cast<std::uint64_t>(
-        std::count_if(reference.begin(), reference.end(), [](dist_t d) { return d != sssp::kInfinity; }));
-    ASSERT_EQ(counters.vertices_processed, reachable)
-        << "graph '" << g.name << "', source 0: Counters::vertices_processed must count settled "
-        << "vertices, each exactly once (" << reachable << " are reachable)\n"
+    CountedRun run;
+    run.graph = &g;
+    sssp::test::announce_run(g, 0);
+    (void)lab01::dijkstra(g.graph, 0, &run.counters);
+    const auto reference = sssp::reference_dijkstra(g.graph, 0);
+    for (vertex_t v = 0; v < g.graph.num_vertices(); ++v) {
+      if (reference[v] == sssp::kInfinity) continue;
+      ++run.reachable;
+      run.arcs_out_of_reachable += g.graph.offsets[v + 1] - g.graph.offsets[v];
+    }
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+TEST(Dijkstra, SettlesEachReachableVertexOnce) {
+  for (const CountedRun& run : dijkstra_from_vertex_0()) {
+    ASSERT_EQ(run.counters.vertices_processed, run.reachable)
+        << "graph '" << run.graph->name << "', source 0: Counters::vertices_processed must count "
+        << "settled vertices, each exactly once (" << run.reachable << " are reachable)\n"
         << "hint: with lazy deletion, a popped entry whose key differs from dist[u] is stale and "
            "must be skipped before u's arcs are relaxed again";
-    ASSERT_GE(counters.iterations, counters.vertices_processed)
-        << "graph '" << g.name << "': iterations counts every pop, stale ones included";
+    ASSERT_GE(run.counters.iterations, run.counters.vertices_processed)
+        << "graph '" << run.graph->name << "': iterations counts every pop, stale ones included";
   }
+}
+
+TEST(Dijkstra, CountsEveryArcExamined) {
+  for (const CountedRun& run : dijkstra_from_vertex_0()) {
+    ASSERT_EQ(run.counters.edges_relaxed, run.arcs_out_of_reachable)
+        << "graph '" << run.graph->name << "', source 0: Counters::edges_relaxed must count every "
+        << "arc examined, whether or not it lowers a distance: each out-arc of each settled "
+        << "vertex once, " << run.arcs_out_of_reachable << " in all; got " << run.counters.edges_relaxed
+        << "\nhint: count an arc when you look at it, before comparing d + w with dist[v]; a "
+           "stale pop examines no arcs";
+  }
+}
+
+// The hint for a wrong round count depends on which way it is wrong.
+std::string round_count_hint(std::uint64_t expected, std::uint64_t got) {
+  if (got < expected) {
+    return "hint: too few rounds: a round visits u = 0, 1, ..., |V| - 1 in increasing order and "
+           "relaxes each out-arc in CSR order, updating dist[] in place; stop only after a round "
+           "in which no distance changed";
+  }
+  return "hint: too many rounds: stop after the first round in which no distance changed, and "
+         "never run more than max(1, |V| - 1) rounds";
 }
 
 TEST(BellmanFord, EarlyExitRoundCounts) {
   const auto w = sssp::WeightPolicy::uniform(1, 9, 4);
   // Arcs 0->1->...->49 in CSR order: one in-place round settles the whole
   // chain, a second round sees no change and stops.
-  const CsrGraph forward = sssp::to_csr(sssp::make_chain(50, w));
+  const NamedGraph forward{"chain 0 -> 1 -> ... -> 49", sssp::to_csr(sssp::make_chain(50, w))};
   Counters counters;
-  (void)lab01::bellman_ford(forward, 0, &counters);
+  sssp::test::announce_run(forward, 0);
+  (void)lab01::bellman_ford(forward.graph, 0, &counters);
   EXPECT_EQ(counters.iterations, 2u)
       << "chain 0 -> 1 -> ... -> 49, source 0: expected 2 rounds (one settles everything in place, "
          "one confirms nothing changes), got "
-      << counters.iterations
-      << "\nhint: update dist[] in place within a round, and stop after the first round in which "
-         "no distance changed";
+      << counters.iterations << "\n" << round_count_hint(2, counters.iterations);
   // Reversed chain from 49 down to 0: a round in vertex order moves the
   // frontier by one vertex only, so all 49 = |V| - 1 rounds are needed.
   sssp::EdgeList reversed;
   reversed.num_vertices = 50;
   for (vertex_t v = 49; v > 0; --v) reversed.add_arc(v, v - 1, 3);
-  (void)lab01::bellman_ford(sssp::to_csr(reversed), 49, &counters);
+  const NamedGraph backward{"chain 49 -> 48 -> ... -> 0", sssp::to_csr(reversed)};
+  sssp::test::announce_run(backward, 49);
+  (void)lab01::bellman_ford(backward.graph, 49, &counters);
   EXPECT_EQ(counters.iterations, 49u)
-      << "chain 49 -> 48 -> ... -> 0, source 49: expected |V| - 1 = 49 rounds, got "
-      << counters.iterations << "\nhint: never run more than |V| - 1 rounds";
+      << "chain 49 -> 48 -> ... -> 0, source 49: expected |V| - 1 = 49 rounds (each round moves "
+         "the distances one vertex down the chain), got "
+      << counters.iterations << "\n" << round_count_hint(49, counters.iterations);
   sssp::EdgeList single;
   single.num_vertices = 1;
   (void)lab01::bellman_ford(sssp::to_csr(single), 0, &counters);
-  EXPECT_EQ(counters.iterations, 1u) << "a single vertex takes one round (that changes nothing)";
+  EXPECT_EQ(counters.iterations, 1u) << "a single vertex takes one round (that changes nothing), got "
+                                     << counters.iterations << "\n"
+                                     << round_count_hint(1, counters.iterations);
 }
 
 TEST(BellmanFordQueue, ChainExpandsEachVertexOnce) {
-  const CsrGraph chain = sssp::to_csr(sssp::make_chain(100, sssp::WeightPolicy::unit()));
+  const NamedGraph chain{"chain of 100", sssp::to_csr(sssp::make_chain(100, sssp::WeightPolicy::unit()))};
   Counters counters;
-  (void)lab01::bellman_ford_queue(chain, 0, &counters);
+  sssp::test::announce_run(chain, 0);
+  (void)lab01::bellman_ford_queue(chain.graph, 0, &counters);
   EXPECT_EQ(counters.vertices_processed, 100u)
       << "chain of 100, source 0: each vertex enters the queue once, expected 100 dequeues, got "
       << counters.vertices_processed;
   EXPECT_EQ(counters.edges_relaxed, 99u) << "each of the 99 arcs is examined once";
+}
+
+TEST(BellmanFordQueue, WaitingVertexIsNotQueuedAgain) {
+  // 0 -> m (weight 1) for m = 1..100, then m -> 101 with weights falling as m
+  // grows: expanding 2, 3, ..., 100 in queue order lowers the sink's distance
+  // each time while the sink already waits in the queue.
+  constexpr vertex_t kMiddle = 100;
+  constexpr vertex_t kSink = kMiddle + 1;
+  sssp::EdgeList e;
+  e.num_vertices = kMiddle + 2;
+  for (vertex_t m = 1; m <= kMiddle; ++m) e.add_arc(0, m, 1);
+  for (vertex_t m = 1; m <= kMiddle; ++m) e.add_arc(m, kSink, 1000 - m);
+  const NamedGraph g{"0 -> 1..100 -> 101, each later path to 101 shorter", sssp::to_csr(e)};
+  Counters counters;
+  sssp::test::announce_run(g, 0);
+  (void)lab01::bellman_ford_queue(g.graph, 0, &counters);
+  EXPECT_EQ(counters.vertices_processed, kMiddle + 2)
+      << "graph '" << g.name << "', source 0: the distance of 101 drops 100 times while it waits "
+      << "in the queue, so it is dequeued once: expected " << kMiddle + 2 << " dequeues, got "
+      << counters.vertices_processed
+      << "\nhint: keep a flag per vertex, set while it is in the queue; when dist[v] drops, "
+         "enqueue v only if its flag is clear";
 }
 
 // --------------------------------------------------------------- task 5 --
@@ -236,6 +318,7 @@ class Bfs : public ::testing::Test {
   static void expect_correct_on(const std::vector<const NamedGraph*>& graphs) {
     for (const NamedGraph* g : graphs) {
       for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
+        sssp::test::announce_run(*g, source);
         const auto level = lab01::bfs(g->graph, source, nullptr);
         ASSERT_TRUE(sssp::test::matches_reference_bfs(*g, source, level, kHint));
       }
@@ -250,9 +333,10 @@ TEST_F(Bfs, GeneratorFamilies) { expect_correct_on(sssp::test::graphs_of_kind(Na
 TEST_F(Bfs, CornerCases) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner)); }
 
 TEST_F(Bfs, RejectsBadSource) {
-  const CsrGraph chain = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
-  EXPECT_THROW((void)lab01::bfs(chain, 10, nullptr), sssp::InvalidSource)
-      << "source 10 on a graph of 10 vertices must throw sssp::InvalidSource";
+  const NamedGraph chain{"chain of 10", sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()))};
+  sssp::test::announce_run(chain, 10, kBadSourceHint);
+  EXPECT_THROW((void)lab01::bfs(chain.graph, 10, nullptr), sssp::InvalidSource)
+      << "source 10 on a graph of 10 vertices: " << kBadSourceHint;
 }
 
 TEST_F(Bfs, LevelsExpandedOnGrid) {
@@ -268,6 +352,7 @@ TEST_F(Bfs, LevelsExpandedOnGrid) {
 TEST_F(Bfs, RoadNetworkNewYork) {
   SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
   const NamedGraph g{"USA-road-NY", sssp::to_csr(sssp::read_graph(path))};
+  sssp::test::announce_run(g, 0);
   const auto level = lab01::bfs(g.graph, 0, nullptr);
   ASSERT_TRUE(sssp::test::matches_reference_bfs(g, 0, level, kHint));
 }
@@ -278,6 +363,7 @@ TEST_F(Bfs, HiddenGraphs) {
   if (graphs.empty()) GTEST_SKIP() << why_not;
   for (const NamedGraph& g : graphs) {
     for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
+      sssp::test::announce_run(g, source);
       ASSERT_TRUE(sssp::test::matches_reference_bfs(g, source, lab01::bfs(g.graph, source, nullptr), kHint));
     }
   }

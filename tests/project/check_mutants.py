@@ -4,15 +4,14 @@
     check_mutants.py --build-dir BUILD [--hidden-graphs DIR]
 
 For every mutant in tests/project/mutants.json (built by CMake as flavour
-"mutant:<name>"), runs the lab's graded tests, one process each with a timeout
-(a mutant may loop forever), and requires every test the mutant lists under
+"mutant:<name>"), runs the lab's graded tests as the grader does, one process
+each with a timeout and a memory cap (a mutant may loop forever, or grow a
+heap without bound), and requires every test the mutant lists under
 must_fail to fail. Prints how many graded tests catch each mutant. A must_fail
 test that is skipped here (no GPU, no dataset) is reported, not counted.
 """
 import argparse
-import concurrent.futures
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -29,29 +28,30 @@ def main() -> int:
     parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds per test; a mutant that runs past it counts as caught")
+    # Lower than the grader's default: CI runs two test processes at a time,
+    # and a mutant that grows without bound would take all of its cap.
+    parser.add_argument("--memory-limit", type=int, default=1024, metavar="MIB",
+                        help="data-segment cap per test process (default 1024 MiB)")
     args = parser.parse_args()
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries}
                for lab, entries in json.loads(MUTANTS.read_text()).items() if not lab.startswith("_")}
-    env = dict(os.environ)
-    if args.hidden_graphs:
-        env["SSSP_HIDDEN_GRAPHS"] = str(Path(args.hidden_graphs).resolve())
+    hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
+    runner = grade.Runner(args.timeout, args.memory_limit, hidden)
     # A mutant of a lab with cpu and gpu tests has two test programs: its
     # must_fail tests may be in either, so the results are pooled per mutant.
     programs = {}
     for exe in manifest["executables"]:
         if exe["flavour"].startswith("mutant:") and (not args.lab or exe["lab"] in args.lab):
-            programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(exe["path"])
+            programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(
+                grade.Program(exe["path"], exe["kind"]))
     problems, checked = [], 0
-    for (lab, name), paths in programs.items():
+    for (lab, name), mutant_programs in programs.items():
         spec = mutants[lab][name]
-        results = {}
-        for path in paths:
-            tests = grade.list_tests(path)
-            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-                runs = pool.map(lambda t, p=path: grade.run_one(p, grade.Result(lab, t, 0.0, "visible"),
-                                                                args.timeout, env), tests)
-                results.update({r.name: r for r in runs})
+        jobs = [(program, grade.Result(lab, test, 0.0, "visible"))
+                for program in mutant_programs for test in runner.list_tests(program)]
+        runner.run_all(jobs)
+        results = {r.name: r for _, r in jobs}
         caught = sorted(t for t, r in results.items() if r.status in ("failed", "timeout"))
         for test in spec["must_fail"]:
             status = results[test].status if test in results else "missing"

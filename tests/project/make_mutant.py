@@ -1,31 +1,37 @@
 #!/usr/bin/env python3
 """make_mutant.py MUTANTS_JSON LAB NAME SOLUTION_DIR OUT_DIR: write the solution's
-sources to OUT_DIR with the one change that mutant NAME makes. Fails if the
-snippet to replace is not found exactly once (the solution changed: update
-tests/project/mutants.json)."""
+sources to OUT_DIR with the changes that mutant NAME makes: one snippet
+replaced ("file", "find", "replace"), or several ("changes": a list of such
+objects). Fails if a snippet to replace is not found exactly once (the
+solution changed: update tests/project/mutants.json)."""
 import json
-import shutil
 import sys
 from pathlib import Path
 
 
 def main(mutants_json: str, lab: str, name: str, solution_dir: str, out_dir: str) -> int:
     mutant = next(m for m in json.loads(Path(mutants_json).read_text())[lab] if m["name"] == name)
+    changes: dict[str, list[dict]] = {}
+    for change in mutant.get("changes", [mutant]):
+        changes.setdefault(change["file"], []).append(change)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for source in Path(solution_dir).iterdir():
         if source.is_file() and source.suffix in {".cpp", ".hpp", ".cu", ".cuh", ".h"}:
             text = source.read_text()
-            if source.name == mutant["file"]:
-                count = text.count(mutant["find"])
+            for change in changes.pop(source.name, []):
+                count = text.count(change["find"])
                 if count != 1:
-                    print(f"mutant {name}: '{mutant['find']}' occurs {count} times in {source}, expected once",
+                    print(f"mutant {name}: '{change['find']}' occurs {count} times in {source}, expected once",
                           file=sys.stderr)
                     return 1
-                text = text.replace(mutant["find"], mutant["replace"])
+                text = text.replace(change["find"], change["replace"])
             target = out / source.name
             if not target.exists() or target.read_text() != text:
                 target.write_text(text)
+    if changes:
+        print(f"mutant {name}: {', '.join(changes)} is not a source file of {solution_dir}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -17,6 +17,7 @@
 #include "lab04.hpp"
 #include "lab05.hpp"
 #include "lab06.hpp"
+#include "lab07.hpp"
 #endif
 
 namespace sssp::runner {
@@ -91,9 +92,7 @@ class DenseOnCsr {
   explicit DenseOnCsr(const CsrGraph& graph)
       : matrix_(dense_matrix_of(graph, lab05::HostMemory::kPinned)),
         solver_(matrix_, lab05::GpuOptions{kVariant, kStreams, 0}) {}
-  std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr, double* device_ms = nullptr) {
-    return solver_.run(source, counters, device_ms);
-  }
+  [[nodiscard]] SsspResult run(vertex_t source) { return solver_.run(source); }
 
  private:
   lab05::DenseGraph matrix_;
@@ -116,6 +115,18 @@ Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant varian
 template <lab06::Format kFormat>
 struct Spmv : lab06::SpmvBellmanFord {
   explicit Spmv(const CsrGraph& graph) : lab06::SpmvBellmanFord(graph, kFormat) {}
+};
+
+// Lab 07 with the paper's best settings (k = 4, 2 vertices per thread), N
+// learned from the warm-up runs; optionally the blind launches as a CUDA Graph.
+template <bool kCudaGraph>
+struct Locality : lab07::LocalitySssp {
+  explicit Locality(const CsrGraph& graph) : lab07::LocalitySssp(graph, options()) {}
+  static lab07::Options options() {
+    lab07::Options o;
+    o.cuda_graph = kCudaGraph;
+    return o;
+  }
 };
 #endif
 
@@ -153,6 +164,9 @@ const std::vector<Algorithm>& algorithms() {
                                            "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row"),
       gpu<Spmv<lab06::Format::kEll>>("lab06/ell",
                                      "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)"),
+      gpu<Locality<false>>("lab07/locality",
+                           "locality-based relaxation: k = 4 waves, 2 vertices per thread, learned blind launches"),
+      gpu<Locality<true>>("lab07/locality-graph", "lab07/locality with the blind launches as one CUDA Graph"),
 #endif
   };
   return table;

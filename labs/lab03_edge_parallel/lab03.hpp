@@ -8,19 +8,19 @@
 #pragma once
 
 #include <memory>
-#include <vector>
 
-#include "sssp/counters.hpp"
 #include "sssp/graph.hpp"
+#include "sssp/result.hpp"
 #include "sssp/types.hpp"
 
 /// Lab 03: edge-parallel GPU BFS and edge-based Dijkstra.
 namespace lab03 {
 
-using sssp::Counters;
+using sssp::BfsResult;
 using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::level_t;
+using sssp::SsspResult;
 using sssp::vertex_t;
 
 /// Launch configuration.
@@ -43,13 +43,12 @@ class EdgeBfs {
   EdgeBfs& operator=(const EdgeBfs&) = delete;
 
   /// Levels from `source` (sssp::kUnreached where unreachable). Throws
-  /// sssp::InvalidSource for a bad source.
-  /// @param counters if not null: iterations = levels expanded (the last one
-  ///        reaching nothing), kernel_launches = every launch including
-  ///        initialisation, host_syncs = times the host waited for the flag
-  /// @param device_ms if not null: GPU time of the whole run, by CUDA events
-  [[nodiscard]] std::vector<level_t> run(vertex_t source, Counters* counters = nullptr,
-                                         double* device_ms = nullptr);
+  /// sssp::InvalidSource for a bad source. Counters: iterations = levels
+  /// expanded (the last one reaching nothing), kernel_launches = every launch
+  /// including initialisation, host_syncs = times the host waited for the
+  /// flag. device_ms: from initialisation to the end of the loop, the host
+  /// round trips included.
+  [[nodiscard]] BfsResult run(vertex_t source);
 
  private:
   struct Impl;
@@ -69,13 +68,12 @@ class EdgeDijkstra {
   EdgeDijkstra& operator=(const EdgeDijkstra&) = delete;
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
-  /// sssp::InvalidSource for a bad source.
-  /// @param counters if not null: iterations = rounds that settled vertices,
-  ///        vertices_processed = vertices settled, kernel_launches = every
-  ///        launch, host_syncs = times the host waited for a round's minimum
-  /// @param device_ms if not null: GPU time of the whole run, by CUDA events
-  [[nodiscard]] std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr,
-                                        double* device_ms = nullptr);
+  /// sssp::InvalidSource for a bad source. Counters: iterations = rounds that
+  /// settled vertices, vertices_processed = vertices settled, kernel_launches
+  /// = every launch including initialisation, host_syncs = times the host
+  /// waited for a round's minimum. device_ms: from initialisation to the end
+  /// of the loop, the host round trips included.
+  [[nodiscard]] SsspResult run(vertex_t source);
 
  private:
   struct Impl;

@@ -2,8 +2,12 @@
 // This file is yours: replace each SSSP_TODO with your code.
 // Lab 04, tasks 4-5: the device building blocks of the arg-min reduction,
 // shared by the standalone reduction (argmin_reduction.cu) and the Dijkstra
-// (dijkstra.cu).
+// (dijkstra.cu). A file that includes this header defines its device-TODO
+// word first (SSSP_DEVICE_TODO_STATE(4)): the stubs of tasks 4 and 5 write
+// it, and the run() of that file reports them.
 #pragma once
+
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -11,17 +15,12 @@
 
 #include "lab04.hpp"
 #include "sssp/errors.hpp"
-#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/launch.cuh"
 #include "sssp/cuda/todo.cuh"
-
-// Each .cu file that includes this header gets its own copy (static), and
-// checks it with SSSP_CHECK_DEVICE_TODO after its kernels ran.
-SSSP_DEVICE_TODO_STATE();
 
 namespace lab04::device {
 
-/// Threads in a warp.
-inline constexpr unsigned kWarpSize = 32;
+using sssp::cuda::kWarpSize;
 
 /// The better of two candidates: the smaller key, on a tie the smaller
 /// index. A total order, so any reduction tree gives the same answer.
@@ -92,10 +91,11 @@ __device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_r
   ArgMin mine{};
   // TODO(task 5): fold keys i, i + stride, ... (stride = all threads of the
   // grid) into mine; block_argmin; thread 0 stores the block's candidate
-  // in block_results[blockIdx.x], __threadfence(), and takes a ticket with
-  // atomicAdd(blocks_done, 1). The block that draws gridDim.x - 1 is last:
-  // it combines all candidates, resets *blocks_done and calls finish(result)
-  // in thread 0.
+  // in block_results[blockIdx.x] and draws a ticket with
+  // cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*blocks_done)
+  //     .fetch_add(1, cuda::memory_order_acq_rel).
+  // The block that draws gridDim.x - 1 is last: it combines all
+  // candidates, resets *blocks_done and calls finish(result) in thread 0.
   SSSP_DEVICE_TODO(4, 5, "many keys per thread, then one launch for the whole grid");
 }
 

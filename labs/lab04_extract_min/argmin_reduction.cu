@@ -9,11 +9,16 @@
 #include <cstdint>
 #include <string>
 
-#include "argmin.cuh"
 #include "lab04.hpp"
 #include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
+#include "sssp/cuda/todo.cuh"
 #include "sssp/errors.hpp"
+
+// This file's device-TODO word, defined before argmin.cuh, whose stubs write it too.
+SSSP_DEVICE_TODO_STATE(4);
+
+#include "argmin.cuh"
 
 namespace lab04 {
 
@@ -68,7 +73,7 @@ __global__ void argmin_interleaved(const dist_t* __restrict__ in_key, const std:
                                    std::uint32_t* __restrict__ out_index) {
   SharedCandidates shared(blockDim.x);
   const unsigned t = threadIdx.x;
-  shared.set(t, load_candidate(in_key, in_index, n, static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + t));
+  shared.set(t, load_candidate(in_key, in_index, n, sssp::cuda::global_thread_index()));
   __syncthreads();
   // TODO(task 1): for s = 1, 2, 4, ... below blockDim.x: threads whose id
   // is a multiple of 2s do shared.combine(t, s); __syncthreads() after
@@ -85,7 +90,7 @@ __global__ void argmin_sequential(const dist_t* __restrict__ in_key, const std::
                                   std::uint32_t* __restrict__ out_index) {
   SharedCandidates shared(blockDim.x);
   const unsigned t = threadIdx.x;
-  shared.set(t, load_candidate(in_key, in_index, n, static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + t));
+  shared.set(t, load_candidate(in_key, in_index, n, sssp::cuda::global_thread_index()));
   __syncthreads();
   // TODO(task 2): for s = blockDim.x / 2, ..., 2, 1: threads t < s do
   // shared.combine(t, s); __syncthreads() after each step.
@@ -119,7 +124,7 @@ __global__ void argmin_first_step_during_load(const dist_t* __restrict__ in_key,
 __global__ void argmin_warp_shuffle(const dist_t* __restrict__ in_key, const std::uint32_t* __restrict__ in_index,
                                     std::uint32_t n, dist_t* __restrict__ out_key,
                                     std::uint32_t* __restrict__ out_index) {
-  __shared__ ArgMin warp_results[device::kWarpSize];
+  __shared__ ArgMin warp_results[sssp::cuda::kWarpSize];
   const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * 2 * blockDim.x + threadIdx.x;
   ArgMin mine = better_of(load_candidate(in_key, in_index, n, first),
                           load_candidate(in_key, in_index, n, first + blockDim.x));
@@ -181,7 +186,7 @@ struct ArgMinReduction::Impl {
       pass_index[b] = DeviceBuffer<std::uint32_t>(first_pass_blocks, "pass indices");
     }
     stage5_blocks = std::min(device::one_wave_of_blocks(argmin_many_per_thread, options.block_size),
-                             sssp::cuda::blocks_for(n, options.block_size));
+                             sssp::cuda::grid_for(n, options.block_size));
     block_results = DeviceBuffer<ArgMin>(stage5_blocks, "block candidates");
     blocks_done = DeviceBuffer<unsigned>(1, "block counter");
     blocks_done.fill_bytes(0);
@@ -193,17 +198,19 @@ struct ArgMinReduction::Impl {
   }
 
   // Stages 1-4: one launch per pass until one candidate is left. Returns
-  // which ping-pong buffer holds the answer in slot 0.
+  // which ping-pong buffer holds the answer in slot 0. Each block reduces
+  // exactly one tile of candidates (one or two per thread) to one, so a pass
+  // launches one block per tile (blocks_for), not a capped grid.
   int reduce_in_passes(Stage stage, Counters& work) {
     const unsigned block = options.block_size;
     const bool two_per_thread = stage == Stage::kFirstStepDuringLoad || stage == Stage::kWarpShuffle;
-    const unsigned per_block = two_per_thread ? 2 * block : block;
     const dist_t* in_key = keys.data();
     const std::uint32_t* in_index = nullptr;
     std::uint32_t count = n;
     int out = 0;
     for (;;) {
-      const unsigned grid = sssp::cuda::blocks_for(count, per_block);
+      const std::uint64_t threads = two_per_thread ? (std::uint64_t{count} + 1) / 2 : count;
+      const unsigned grid = sssp::cuda::blocks_for(threads, block);
       dist_t* out_key = pass_key[out].data();
       std::uint32_t* out_index = pass_index[out].data();
       switch (stage) {
@@ -238,51 +245,53 @@ ArgMinReduction::ArgMinReduction(std::span<const dist_t> keys, ReduceOptions opt
 
 ArgMinReduction::~ArgMinReduction() = default;
 
-ArgMin ArgMinReduction::run(Stage stage, Counters* counters, double* device_ms) {
+ReductionResult ArgMinReduction::run(Stage stage) {
   Impl& s = *impl_;
-  Counters work;
+  ReductionResult out;
   int answer_buffer = 0;
   // Stage 5 writes its answer from the last block; a stale answer from the
   // previous run must not pass for a new one.
   if (stage == Stage::kManyPerThread) s.result.fill_bytes(0xFF);
+  // Cleared for this run, so that in one process a finished stage is not
+  // blamed for an unfinished one that ran before it.
+  device_todo().reset();
   sssp::cuda::EventTimer timer;
   timer.start();
   if (stage == Stage::kManyPerThread) {
     argmin_many_per_thread<<<s.stage5_blocks, s.options.block_size>>>(s.keys.data(), s.n, s.block_results.data(),
                                                                       s.blocks_done.data(), s.result.device());
     SSSP_CUDA_CHECK_LAUNCH();
-    ++work.kernel_launches;
-    ++work.iterations;
+    ++out.counters.kernel_launches;
+    ++out.counters.iterations;
   } else {
-    answer_buffer = s.reduce_in_passes(stage, work);
+    answer_buffer = s.reduce_in_passes(stage, out.counters);
   }
   timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(4);
-  ArgMin found;
+  out.device_ms = timer.elapsed_ms();
+  device_todo().check();
   if (stage == Stage::kManyPerThread) {
-    found = s.result.read();
+    out.argmin = s.result.read();
   } else {
-    SSSP_CUDA_CHECK(cudaMemcpy(&found.key, s.pass_key[answer_buffer].data(), sizeof(dist_t), cudaMemcpyDeviceToHost));
-    SSSP_CUDA_CHECK(cudaMemcpy(&found.index, s.pass_index[answer_buffer].data(), sizeof(std::uint32_t),
+    SSSP_CUDA_CHECK(cudaMemcpy(&out.argmin.key, s.pass_key[answer_buffer].data(), sizeof(dist_t),
+                               cudaMemcpyDeviceToHost));
+    SSSP_CUDA_CHECK(cudaMemcpy(&out.argmin.index, s.pass_index[answer_buffer].data(), sizeof(std::uint32_t),
                                cudaMemcpyDeviceToHost));
   }
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return found;
+  return out;
 }
 
-ArgMin ArgMinReduction::run_cub(double* device_ms) {
+ReductionResult ArgMinReduction::run_cub() {
   Impl& s = *impl_;
   std::size_t scratch_bytes = s.cub_scratch.size();
+  ReductionResult out;
   sssp::cuda::EventTimer timer;
   timer.start();
   SSSP_CUDA_CHECK(cub::DeviceReduce::ArgMin(s.cub_scratch.data(), scratch_bytes, s.keys.data(), s.cub_min.device(),
                                             s.cub_index.device(), s.n));
   timer.stop();
-  const float ms = timer.elapsed_ms();
-  if (device_ms != nullptr) *device_ms = ms;
-  return {s.cub_min.read(), static_cast<std::uint32_t>(s.cub_index.read())};
+  out.device_ms = timer.elapsed_ms();
+  out.argmin = {s.cub_min.read(), static_cast<std::uint32_t>(s.cub_index.read())};
+  return out;
 }
 
 }  // namespace lab04

@@ -5,14 +5,17 @@
 // and relaxes its out-arcs in parallel.
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
-#include "argmin.cuh"
 #include "lab04.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
+#include "sssp/cuda/timed_run.cuh"
 #include "sssp/errors.hpp"
+
+// This file's device-TODO word, defined before argmin.cuh, whose stubs write it too.
+SSSP_DEVICE_TODO_STATE(4);
+
+#include "argmin.cuh"
 
 namespace lab04 {
 
@@ -32,11 +35,11 @@ struct RoundState {
 // queue), infinity once it is settled (and while it is unreached). dist[v]
 // is written once, when v is settled.
 __global__ void initialise(vertex_t n, vertex_t source, dist_t* tentative, dist_t* dist, RoundState* state) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v == 0) *state = RoundState{};
-  if (v >= n) return;
-  tentative[v] = v == source ? 0 : sssp::kInfinity;
-  dist[v] = sssp::kInfinity;
+  if (sssp::cuda::global_thread_index() == 0) *state = RoundState{};
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    tentative[v] = v == source ? 0 : sssp::kInfinity;
+    dist[v] = sssp::kInfinity;
+  }
 }
 
 // Algorithm 1 (b), ExtractMin: the stage-5 arg-min over tentative. The last
@@ -45,7 +48,8 @@ __global__ void initialise(vertex_t n, vertex_t source, dist_t* tentative, dist_
 // unreachable vertices: the round records it and settles nothing.
 __global__ void extract_min(dist_t* tentative, vertex_t n, ArgMin* block_results, unsigned* blocks_done,
                             dist_t* dist, RoundState* state) {
-  // Every block has read its keys before the last block writes one.
+  // Writing a key in the launch that reads the keys is safe: every block's
+  // reads happen before its ticket, and the last block writes after drawing.
   lab04::device::grid_argmin(tentative, n, block_results, blocks_done,
                              [=](const ArgMin& found) {
                                state->extracted = found;
@@ -89,7 +93,7 @@ struct ExtractMinDijkstra::Impl {
     device::require_reduction_block_size(options.block_size);
     if (options.rounds_per_check == 0) throw sssp::InputError("rounds_per_check must be at least 1");
     extract_blocks = std::min(device::one_wave_of_blocks(extract_min, options.block_size),
-                              sssp::cuda::blocks_for(g.num_vertices(), options.block_size));
+                              sssp::cuda::grid_for(g.num_vertices(), options.block_size));
     block_results = DeviceBuffer<ArgMin>(extract_blocks, "block candidates");
     blocks_done = DeviceBuffer<unsigned>(1, "block counter");
     blocks_done.fill_bytes(0);
@@ -98,7 +102,7 @@ struct ExtractMinDijkstra::Impl {
     edge_t max_degree = 0;
     for (vertex_t u = 0; u < g.num_vertices(); ++u) max_degree = std::max(max_degree, g.out_degree(u));
     relax_blocks = std::min(device::one_wave_of_blocks(relax_extracted, options.block_size),
-                            sssp::cuda::blocks_for(max_degree, options.block_size));
+                            sssp::cuda::grid_for(max_degree, options.block_size));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
@@ -121,31 +125,23 @@ ExtractMinDijkstra::ExtractMinDijkstra(const CsrGraph& graph, DijkstraOptions op
 
 ExtractMinDijkstra::~ExtractMinDijkstra() = default;
 
-std::vector<dist_t> ExtractMinDijkstra::run(vertex_t source, Counters* counters, double* device_ms) {
+SsspResult ExtractMinDijkstra::run(vertex_t source) {
   Impl& s = *impl_;
-  // TODO(task 7): reject a source that is not a vertex
-  SSSP_TODO(4, 7, "reject a source that is not a vertex");
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  Counters work;
-  sssp::cuda::EventTimer timer;
-  timer.start();
-  initialise<<<sssp::cuda::blocks_for(n, block), block>>>(n, source, s.tentative.data(), s.dist.data(),
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+    initialise<<<sssp::cuda::grid_for(n, block), block>>>(n, source, s.tentative.data(), s.dist.data(),
                                                           s.state.device());
-  SSSP_CUDA_CHECK_LAUNCH();
-  ++work.kernel_launches;
-  RoundState state;
-  // TODO(task 7): repeat: s.launch_round(work) rounds_per_check times, then
-  // state = s.state.read(); stop once state.extracted.key is infinite.
-  // Count host_syncs (launch_round counts launches and iterations).
-  SSSP_TODO(4, 7, "the host loop, looking at the result every few rounds");
-  timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(4);
-  work.vertices_processed = state.settled;
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return s.dist.to_host();
+    SSSP_CUDA_CHECK_LAUNCH();
+    ++work.kernel_launches;
+    RoundState state;
+    // TODO(task 7): repeat: s.launch_round(work) rounds_per_check times, then
+    // state = s.state.read(); stop once state.extracted.key is infinite.
+    // Count host_syncs (launch_round counts launches and iterations).
+    SSSP_TODO(4, 7, "the host loop, looking at the result every few rounds");
+    work.vertices_processed = state.settled;
+    return s.dist;
+  });
 }
 
 }  // namespace lab04

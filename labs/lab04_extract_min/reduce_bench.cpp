@@ -94,17 +94,16 @@ int run(int argc, char** argv) {
     auto time_gpu = [&](std::size_t row, auto&& once) {
       std::vector<double> samples;
       for (unsigned r = 0; r < repeats + 3; ++r) {
-        double ms = 0;
-        const ArgMin got = once(&ms);
-        if (!(got == expected)) all_correct = false;
-        if (r >= 3) samples.push_back(ms * 1000.0);
+        const lab04::ReductionResult got = once();
+        if (!(got.argmin == expected)) all_correct = false;
+        if (r >= 3) samples.push_back(got.device_ms * 1000.0);
       }
       us[row][column] = median(samples);
     };
     for (std::size_t s = 0; s < std::size(lab04::kAllStages); ++s) {
-      time_gpu(s, [&](double* ms) { return reduction.run(lab04::kAllStages[s], nullptr, ms); });
+      time_gpu(s, [&] { return reduction.run(lab04::kAllStages[s]); });
     }
-    time_gpu(rows - 2, [&](double* ms) { return reduction.run_cub(ms); });
+    time_gpu(rows - 2, [&] { return reduction.run_cub(); });
     std::vector<double> samples;
     for (unsigned r = 0; r < repeats; ++r) {
       const auto start = std::chrono::steady_clock::now();

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "lab05.hpp"
-#include "sssp/errors.hpp"
 #include "sssp/todo.hpp"
 
 namespace lab05 {
@@ -56,7 +55,7 @@ std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, C
   Counters work;
   Round s;
   s.n = n;
-  // TODO(task 1): reject a bad source (sssp::InvalidSource). Then rounds,
+  // TODO(task 1): reject a bad source (sssp::require_valid_source). Then rounds,
   // as the handout's pseudocode: each of `threads` threads owns a band of
   // columns; in a round it reads dist[u] + w(u, v) for every row u to
   // relax (naive: every row; work-efficient: rows with active[u]) over

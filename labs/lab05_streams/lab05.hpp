@@ -21,6 +21,7 @@
 
 #include "sssp/counters.hpp"
 #include "sssp/graph.hpp"
+#include "sssp/result.hpp"
 #include "sssp/types.hpp"
 
 /// Lab 05: dense Bellman-Ford, work efficiency and copy/compute overlap.
@@ -29,6 +30,7 @@ namespace lab05 {
 using sssp::Counters;
 using sssp::CsrGraph;
 using sssp::dist_t;
+using sssp::SsspResult;
 using sssp::vertex_t;
 using sssp::weight_t;
 
@@ -165,11 +167,11 @@ struct PartTiming {
   float first_round_end_ms = 0.0f;  ///< Round 1 finished relaxing the part.
 };
 
-/// Timestamps of one run.
+/// Timestamps of one run, in ms after it started (the run's whole time is
+/// its SsspResult::device_ms).
 struct Timeline {
   std::vector<PartTiming> parts;  ///< One per stream, in row order.
   float first_round_ms = 0.0f;    ///< Round 1 complete: every part copied and relaxed, distances updated.
-  float total_ms = 0.0f;          ///< The whole run, distances back on the host.
 };
 
 /// Bellman-Ford on the GPU over the adjacency matrix. Each run copies the
@@ -190,14 +192,13 @@ class DenseBellmanFord {
   DenseBellmanFord& operator=(const DenseBellmanFord&) = delete;
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
-  /// sssp::InvalidSource for a bad source.
-  /// @param counters if not null: as cpu_bellman_ford(), plus kernel_launches
-  ///        and host_syncs (the work-efficient version looks at a counter
-  ///        after every round; the naive one never looks)
-  /// @param device_ms if not null: GPU time of the whole run, copies included
-  /// @param timeline if not null: the per-part timestamps
-  [[nodiscard]] std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr, double* device_ms = nullptr,
-                                        Timeline* timeline = nullptr);
+  /// sssp::InvalidSource for a bad source. Counters: as cpu_bellman_ford(),
+  /// plus kernel_launches and host_syncs (the work-efficient version looks at
+  /// a counter after every round; the naive one never looks). device_ms: from
+  /// initialisation to the end of the last round, the copies of the matrix
+  /// included, the download of the distances not.
+  /// @param timeline if not null: receives the per-part timestamps of this run
+  [[nodiscard]] SsspResult run(vertex_t source, Timeline* timeline = nullptr);
 
  private:
   struct Impl;

@@ -18,21 +18,19 @@
 #include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
-#include "sssp/cuda/todo.cuh"
+#include "sssp/cuda/kernels.cuh"
+#include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/timed_run.cuh"
 #include "sssp/errors.hpp"
 
 namespace lab06 {
 
 using sssp::cuda::DeviceBuffer;
+using sssp::cuda::kWarpSize;
 
 namespace {
 
-SSSP_DEVICE_TODO_STATE();
-
-constexpr unsigned kWarpSize = 32;
-// Grids are capped at this many blocks; the kernels' grid-stride loops cover
-// any rows beyond.
-constexpr unsigned kMaxBlocks = 1u << 20;
+SSSP_DEVICE_TODO_STATE(6);
 
 // The min-plus step: the better of `best` and the path through an in-arc of
 // weight w from a tail at distance d_tail. An unreachable tail offers nothing:
@@ -41,14 +39,6 @@ __device__ __forceinline__ dist_t offer(dist_t best, dist_t d_tail, weight_t w) 
   if (d_tail == sssp::kInfinity) return best;
   const dist_t through = d_tail + w;  // finite + 32 bits: no overflow (see types.hpp)
   return through < best ? through : best;
-}
-
-// Round 0: the source at distance 0, every other vertex unreachable; no round
-// has changed anything yet.
-__global__ void initialise(vertex_t n, vertex_t source, dist_t* __restrict__ d, unsigned* __restrict__ last_change) {
-  const std::uint64_t v = sssp::cuda::global_thread_index();
-  if (v == 0) *last_change = 0;
-  if (v < n) d[v] = v == source ? 0 : sssp::kInfinity;
 }
 
 // The change word: a sweep that lowers any distance stores its round number.
@@ -62,11 +52,12 @@ __global__ void sweep_csr_scalar(const edge_t* __restrict__ offsets, const verte
                                  const weight_t* __restrict__ weights, vertex_t n,
                                  const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
                                  unsigned* __restrict__ last_change) {
-  // TODO(task 2): grid-stride over rows i < n. For each row start from
-  // best = d_src[i] (d_i itself), fold in offer(best, d_src[tails[e]],
-  // weights[e]) for e = offsets[i] .. offsets[i + 1] - 1, and store
-  // d_dst[i] = best. If any of this thread's rows improved, store round in
-  // *last_change (once, after the loop).
+  // TODO(task 2): grid-stride over rows i < n (sssp::cuda::global_thread_index(),
+  // sssp::cuda::grid_stride()). For each row start from best = d_src[i]
+  // (d_i itself), fold in offer(best, d_src[tails[e]], weights[e]) for
+  // e = offsets[i] .. offsets[i + 1] - 1, and store d_dst[i] = best. If any
+  // of this thread's rows improved, store round in *last_change (once,
+  // after the loop).
   SSSP_DEVICE_TODO(6, 2, "CSR scalar sweep, one thread per row (kernel)");
 }
 
@@ -78,7 +69,7 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
                                  const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
                                  unsigned* __restrict__ last_change) {
   // TODO(task 3): warp w (global thread index / 32) takes rows w, w + warps,
-  // ... where warps = gridDim.x * blockDim.x / 32. Lane l folds offer() over
+  // ... where warps = sssp::cuda::grid_stride() / 32. Lane l folds offer() over
   // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1]; then
   // reduce the 32 minima with __shfl_xor_sync (offsets 16, 8, 4, 2, 1, full
   // mask; every lane reaches it); lane 0 stores min(d_src[row], best) and
@@ -137,16 +128,19 @@ struct SpmvBellmanFord::Impl {
     }
     for (auto& d : dist) d = DeviceBuffer<dist_t>(n, "distances");
     const std::uint64_t threads = format == Format::kCsrVector ? std::uint64_t{n} * kWarpSize : n;
-    grid = std::min(kMaxBlocks, sssp::cuda::blocks_for(threads, options.block_size));
+    grid = sssp::cuda::grid_for(threads, options.block_size);
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 
-  // Round 0 into dist[0].
+  // Round 0 into dist[0]: the source at distance 0, every other vertex
+  // unreachable; no round has changed anything yet.
   void start(vertex_t source, Counters& work) {
     const unsigned block = options.block_size;
-    initialise<<<sssp::cuda::blocks_for(n, block), block>>>(n, source, dist[0].data(), last_change.device());
+    sssp::cuda::initialise_from_source<<<sssp::cuda::grid_for(n, block), block>>>(dist[0].data(), n, source,
+                                                                                   sssp::kInfinity);
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;
+    last_change.clear();
     current = 0;
   }
 
@@ -183,26 +177,18 @@ SpmvBellmanFord::~SpmvBellmanFord() = default;
 
 Format SpmvBellmanFord::format() const { return impl_->format; }
 
-std::vector<dist_t> SpmvBellmanFord::run(vertex_t source, Counters* counters, double* device_ms) {
+SsspResult SpmvBellmanFord::run(vertex_t source) {
   Impl& s = *impl_;
-  // TODO(task 5): reject a source that is not a vertex
-  SSSP_TODO(6, 5, "reject a source that is not a vertex");
-  Counters work;
-  sssp::cuda::EventTimer timer;
-  timer.start();
-  s.start(source, work);
-  // TODO(task 5): repeat: rounds_per_check times, s.launch_sweep(s.current,
-  // ++round, work) (it reads dist[current], writes the other buffer, and
-  // counts launches, iterations and arcs) and then flip s.current; count a
-  // work.host_syncs and stop once s.last_change.read() < round. Throw if
-  // round passes s.n: Bellman-Ford cannot still be changing then.
-  SSSP_TODO(6, 5, "the host loop, double buffering, looking every few rounds");
-  timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(6);
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return s.dist[s.current].to_host();
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> auto& {
+    s.start(source, work);
+    // TODO(task 5): repeat: rounds_per_check times, s.launch_sweep(s.current,
+    // ++round, work) (it reads dist[current], writes the other buffer, and
+    // counts launches, iterations and arcs) and then flip s.current; count a
+    // work.host_syncs and stop once s.last_change.read() < round. Throw if
+    // round passes s.n: Bellman-Ford cannot still be changing then.
+    SSSP_TODO(6, 5, "the host loop, double buffering, looking every few rounds");
+    return s.dist[s.current];  // the buffer the last sweep wrote
+  });
 }
 
 std::uint64_t SpmvBellmanFord::sweep_bytes() const {
@@ -216,10 +202,6 @@ std::uint64_t SpmvBellmanFord::sweep_bytes() const {
 
 namespace {
 
-void require_valid_source(vertex_t source, vertex_t n) {
-  if (source >= n) throw sssp::InvalidSource(source, n);
-}
-
 // A buffer whose rewriting evicts the L2 cache: twice its size, at least 64 MiB.
 DeviceBuffer<std::uint8_t> l2_evictor() {
   const std::size_t l2 = sssp::cuda::query_device().l2_cache;
@@ -230,10 +212,11 @@ DeviceBuffer<std::uint8_t> l2_evictor() {
 
 double SpmvBellmanFord::median_sweep_ms(vertex_t source, unsigned repeats, bool cold_l2) {
   Impl& s = *impl_;
-  require_valid_source(source, s.n);
+  sssp::require_valid_source(source, s.n);
   // The same sweep again and again, from the first round's vector into the
   // other buffer: every sample does the same work. A sweep loads every
   // element whatever the distances are, so its traffic is that of any round.
+  device_todo().reset();
   Counters ignored;
   s.start(source, ignored);
   const unsigned sweeps_per_sample = cold_l2 ? 1 : 10;
@@ -249,7 +232,7 @@ double SpmvBellmanFord::median_sweep_ms(vertex_t source, unsigned repeats, bool 
     timer.stop();
     samples.push_back(timer.elapsed_ms() / sweeps_per_sample);
   }
-  SSSP_CHECK_DEVICE_TODO(6);
+  device_todo().check();
   std::sort(samples.begin(), samples.end());
   return samples[samples.size() / 2];
 }

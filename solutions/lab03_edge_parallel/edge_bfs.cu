@@ -1,50 +1,46 @@
 // Lab 03, tasks 1-2: level-synchronous BFS with one thread per arc.
 #include <cstdint>
-#include <vector>
 
 #include "lab03.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
-#include "sssp/cuda/todo.cuh"
+#include "sssp/cuda/kernels.cuh"
+#include "sssp/cuda/timed_run.cuh"
 
 namespace lab03 {
 
+using sssp::Counters;
 using sssp::cuda::DeviceBuffer;
 
 namespace {
 
-SSSP_DEVICE_TODO_STATE();
+SSSP_DEVICE_TODO_STATE(3);
 
-__global__ void initialise_levels(vertex_t n, vertex_t source, level_t* level) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < n) level[v] = v == source ? 0 : sssp::kUnreached;
-}
-
-// One thread per arc tail -> head. An arc whose tail is on level `depth`
-// gives an unreached head level depth + 1. Every arc gets a thread every
-// level, whether its tail is in the frontier or not: perfect balance, at the
-// price of E threads per level. Two arcs may reach one head at once and both
-// write depth + 1: the same value, so the race is benign.
+// One thread per arc tail -> head (a capped grid strides over the rest). An
+// arc whose tail is on level `depth` gives an unreached head level depth + 1.
+// Every arc is visited every level, whether its tail is in the frontier or
+// not: perfect balance, at the price of E arc visits per level. Two arcs may
+// reach one head at once and both write depth + 1: the same value, so the
+// race is benign.
 __global__ void expand_level_by_arcs(const vertex_t* __restrict__ tails, const vertex_t* __restrict__ heads,
                                      std::uint64_t num_arcs, level_t depth, level_t* __restrict__ level,
                                      unsigned* __restrict__ grew) {
-  const std::uint64_t e = sssp::cuda::global_thread_index();
-  if (e >= num_arcs) return;
-  // BEGIN SOLUTION task 1: expand one level, one thread per arc (kernel)
-  // Tails are sorted, so a warp reads a handful of level entries; the random
-  // head is read only for the few arcs that leave the frontier.
-  if (level[tails[e]] != depth) return;
-  const vertex_t head = heads[e];
-  if (level[head] == sssp::kUnreached) {
-    level[head] = depth + 1;
-    *grew = 1;
+  for (std::uint64_t e = sssp::cuda::global_thread_index(); e < num_arcs; e += sssp::cuda::grid_stride()) {
+    // BEGIN SOLUTION task 1: expand one level, one thread per arc (kernel)
+    // Tails are sorted, so a warp reads a handful of level entries; the random
+    // head is read only for the few arcs that leave the frontier.
+    if (level[tails[e]] != depth) continue;
+    const vertex_t head = heads[e];
+    if (level[head] == sssp::kUnreached) {
+      level[head] = depth + 1;
+      *grew = 1;
+    }
+    // SKELETON
+    // // TODO(task 1): if the tail of arc e is on level depth and its head is
+    // // unreached, give the head level depth + 1 and set *grew.
+    // SSSP_DEVICE_TODO(3, 1, "expand one level, one thread per arc (kernel)");
+    // END SOLUTION
   }
-  // SKELETON
-  // // TODO(task 1): if the tail of arc e is on level depth and its head is
-  // // unreached, give the head level depth + 1 and set *grew.
-  // SSSP_DEVICE_TODO(3, 1, "expand one level, one thread per arc (kernel)");
-  // END SOLUTION
 }
 
 }  // namespace
@@ -65,44 +61,33 @@ EdgeBfs::EdgeBfs(const CsrGraph& graph, Options options) : impl_(std::make_uniqu
 
 EdgeBfs::~EdgeBfs() = default;
 
-std::vector<level_t> EdgeBfs::run(vertex_t source, Counters* counters, double* device_ms) {
+BfsResult EdgeBfs::run(vertex_t source) {
   Impl& s = *impl_;
-  // BEGIN SOLUTION task 2: reject a source that is not a vertex
-  if (source >= s.graph.num_vertices) throw sssp::InvalidSource(source, s.graph.num_vertices);
-  // END SOLUTION
   const unsigned block = s.options.block_size;
-  Counters work;
-  sssp::cuda::EventTimer timer;
-  timer.start();
-  initialise_levels<<<sssp::cuda::blocks_for(s.graph.num_vertices, block), block>>>(s.graph.num_vertices, source,
-                                                                                    s.level.data());
-  SSSP_CUDA_CHECK_LAUNCH();
-  ++work.kernel_launches;
-  // BEGIN SOLUTION task 2: the host loop, one launch over every arc per level
-  const unsigned arc_blocks = sssp::cuda::blocks_for(s.graph.num_edges, block);
-  for (level_t depth = 0;; ++depth) {
-    ++work.iterations;
-    s.grew.clear();
-    expand_level_by_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.num_edges,
-                                                depth, s.level.data(), s.grew.device());
-    SSSP_CUDA_CHECK_LAUNCH();
+  return sssp::cuda::timed_run<level_t>(device_todo(), source, s.graph.num_vertices, [&](Counters& work) -> auto& {
+    sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
-    ++work.host_syncs;
-    if (!s.grew.read()) break;
-  }
-  // SKELETON
-  // // TODO(task 2): for depth = 0, 1, ...: clear s.grew, launch
-  // // expand_level_by_arcs with one thread per arc, and stop after the first
-  // // level whose s.grew.read() is false. Count iterations, kernel_launches and
-  // // host_syncs.
-  // SSSP_TODO(3, 2, "the host loop, one launch over every arc per level");
-  // END SOLUTION
-  timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(3);
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return s.level.to_host();
+    // BEGIN SOLUTION task 2: the host loop, one launch over every arc per level
+    const unsigned arc_blocks = sssp::cuda::grid_for(s.graph.num_edges, block);
+    for (level_t depth = 0;; ++depth) {
+      ++work.iterations;
+      s.grew.clear();
+      expand_level_by_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.num_edges,
+                                                  depth, s.level.data(), s.grew.device());
+      SSSP_CUDA_CHECK_LAUNCH();
+      ++work.kernel_launches;
+      ++work.host_syncs;
+      if (!s.grew.read()) break;
+    }
+    // SKELETON
+    // // TODO(task 2): for depth = 0, 1, ...: clear s.grew, launch
+    // // expand_level_by_arcs on sssp::cuda::grid_for(s.graph.num_edges, block)
+    // // blocks, and stop after the first level whose s.grew.read() is false.
+    // // Count iterations, kernel_launches and host_syncs.
+    // SSSP_TODO(3, 2, "the host loop, one launch over every arc per level");
+    // END SOLUTION
+    return s.level;
+  });
 }
 
 }  // namespace lab03

@@ -7,54 +7,61 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <vector>
 
 #include "lab03.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/host_flag.cuh"
-#include "sssp/cuda/todo.cuh"
+#include "sssp/cuda/timed_run.cuh"
 
 namespace lab03 {
 
+using sssp::Counters;
 using sssp::weight_t;
 using sssp::cuda::DeviceBuffer;
 namespace cg = cooperative_groups;
 
 namespace {
 
-SSSP_DEVICE_TODO_STATE();
+SSSP_DEVICE_TODO_STATE(3);
 
 /// settled_round[v] of a vertex not settled yet.
 constexpr std::uint32_t kNotSettled = std::numeric_limits<std::uint32_t>::max();
 
 __global__ void initialise(vertex_t n, vertex_t source, dist_t* dist, std::uint32_t* settled_round,
                            dist_t* round_min) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v == 0) *round_min = sssp::kInfinity;
-  if (v >= n) return;
-  dist[v] = v == source ? 0 : sssp::kInfinity;
-  settled_round[v] = kNotSettled;
+  if (sssp::cuda::global_thread_index() == 0) *round_min = sssp::kInfinity;
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    dist[v] = v == source ? 0 : sssp::kInfinity;
+    settled_round[v] = kNotSettled;
+  }
 }
 
 // Figure 3's first parallel loop: the smallest tentative distance among
 // unsettled vertices, into *round_min (which the previous round reset to
-// infinity). Settled vertices and unreached ones offer infinity.
+// infinity). Settled vertices and unreached ones offer infinity. Task 3
+// includes the grid-stride loop, because its reduction follows the loop.
 __global__ void find_round_minimum(vertex_t n, const dist_t* __restrict__ dist,
                                    const std::uint32_t* __restrict__ settled_round, dist_t* round_min) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
   // BEGIN SOLUTION task 3: the smallest tentative distance of an unsettled vertex (kernel)
-  const dist_t mine = (v < n && settled_round[v] == kNotSettled) ? dist[v] : sssp::kInfinity;
+  // Each thread folds its own vertices first; one with none offers infinity.
+  dist_t mine = sssp::kInfinity;
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    if (settled_round[v] == kNotSettled && dist[v] < mine) mine = dist[v];
+  }
   // One atomic per warp, not per vertex: the warp agrees on its minimum by
-  // shuffles first. coalesced_threads() also covers a last warp that is only
-  // partly inside the block (block sizes that are not multiples of 32).
+  // shuffles first. coalesced_threads() names exactly the lanes present: it
+  // covers a last warp only partly inside the block (block sizes that are not
+  // multiples of 32), and lanes that leave the loop apart and have not
+  // reconverged (each such group lowers *round_min on its own, still right).
   const cg::coalesced_group warp = cg::coalesced_threads();
   const dist_t warp_min = cg::reduce(warp, mine, cg::less<dist_t>());
   // Reading first skips the atomic for most warps: few hold a new minimum.
   if (warp.thread_rank() == 0 && warp_min < *round_min) sssp::cuda::atomic_min_dist(round_min, warp_min);
   // SKELETON
-  // // TODO(task 3): lower *round_min to dist[v] if v is a vertex that is not
-  // // settled (settled_round[v] == kNotSettled). sssp::cuda::atomic_min_dist
+  // // TODO(task 3): fold dist[v] of every unsettled vertex v
+  // // (settled_round[v] == kNotSettled) of this thread's grid-stride loop
+  // //   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride())
+  // // into one value, then lower *round_min to it. sssp::cuda::atomic_min_dist
   // // is correct; one atomic per warp is faster.
   // SSSP_DEVICE_TODO(3, 3, "the smallest tentative distance of an unsettled vertex (kernel)");
   // END SOLUTION
@@ -67,19 +74,19 @@ __global__ void find_round_minimum(vertex_t n, const dist_t* __restrict__ dist,
 __global__ void settle_round_minimum(vertex_t n, const dist_t* __restrict__ dist,
                                      std::uint32_t* __restrict__ settled_round, std::uint32_t round,
                                      dist_t minimum, dist_t* round_min) {
-  const vertex_t v = blockIdx.x * blockDim.x + threadIdx.x;
   // The next round's find_round_minimum starts from infinity. Nothing reads
   // *round_min in this kernel or the next (the host passed `minimum` by
   // value), so one thread resets it here instead of a separate memset.
-  if (v == 0) *round_min = sssp::kInfinity;
-  if (v >= n) return;
-  // BEGIN SOLUTION task 4: settle every vertex at the round's minimum (kernel)
-  if (settled_round[v] == kNotSettled && dist[v] == minimum) settled_round[v] = round;
-  // SKELETON
-  // // TODO(task 4): an unsettled vertex whose dist equals `minimum` is
-  // // settled in this round: settled_round[v] = round.
-  // SSSP_DEVICE_TODO(3, 4, "settle every vertex at the round's minimum (kernel)");
-  // END SOLUTION
+  if (sssp::cuda::global_thread_index() == 0) *round_min = sssp::kInfinity;
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    // BEGIN SOLUTION task 4: settle every vertex at the round's minimum (kernel)
+    if (settled_round[v] == kNotSettled && dist[v] == minimum) settled_round[v] = round;
+    // SKELETON
+    // // TODO(task 4): an unsettled vertex whose dist equals `minimum` is
+    // // settled in this round: settled_round[v] = round.
+    // SSSP_DEVICE_TODO(3, 4, "settle every vertex at the round's minimum (kernel)");
+    // END SOLUTION
+  }
 }
 
 // Figure 4, one thread per arc: an arc whose tail was settled this round
@@ -90,18 +97,18 @@ __global__ void relax_settled_arcs(const vertex_t* __restrict__ tails, const ver
                                    const weight_t* __restrict__ weights, std::uint64_t num_arcs,
                                    const std::uint32_t* __restrict__ settled_round, std::uint32_t round,
                                    dist_t minimum, dist_t* __restrict__ dist) {
-  const std::uint64_t e = sssp::cuda::global_thread_index();
-  if (e >= num_arcs) return;
-  // BEGIN SOLUTION task 5: relax the out-arcs of this round's vertices, one thread per arc (kernel)
-  if (settled_round[tails[e]] != round) return;
-  const vertex_t head = heads[e];
-  const dist_t candidate = minimum + weights[e];  // the tail's distance is the round's minimum
-  if (candidate < dist[head]) sssp::cuda::atomic_min_dist(&dist[head], candidate);
-  // SKELETON
-  // // TODO(task 5): if the tail of arc e was settled in this round, offer
-  // // minimum + weights[e] to dist of its head with sssp::cuda::atomic_min_dist.
-  // SSSP_DEVICE_TODO(3, 5, "relax the out-arcs of this round's vertices, one thread per arc (kernel)");
-  // END SOLUTION
+  for (std::uint64_t e = sssp::cuda::global_thread_index(); e < num_arcs; e += sssp::cuda::grid_stride()) {
+    // BEGIN SOLUTION task 5: relax the out-arcs of this round's vertices, one thread per arc (kernel)
+    if (settled_round[tails[e]] != round) continue;
+    const vertex_t head = heads[e];
+    const dist_t candidate = minimum + weights[e];  // the tail's distance is the round's minimum
+    if (candidate < dist[head]) sssp::cuda::atomic_min_dist(&dist[head], candidate);
+    // SKELETON
+    // // TODO(task 5): if the tail of arc e was settled in this round, offer
+    // // minimum + weights[e] to dist of its head with sssp::cuda::atomic_min_dist.
+    // SSSP_DEVICE_TODO(3, 5, "relax the out-arcs of this round's vertices, one thread per arc (kernel)");
+    // END SOLUTION
+  }
 }
 
 }  // namespace
@@ -127,59 +134,50 @@ EdgeDijkstra::EdgeDijkstra(const CsrGraph& graph, Options options)
 
 EdgeDijkstra::~EdgeDijkstra() = default;
 
-std::vector<dist_t> EdgeDijkstra::run(vertex_t source, Counters* counters, double* device_ms) {
+SsspResult EdgeDijkstra::run(vertex_t source) {
   Impl& s = *impl_;
-  // BEGIN SOLUTION task 6: reject a source that is not a vertex
-  if (source >= s.graph.num_vertices) throw sssp::InvalidSource(source, s.graph.num_vertices);
-  // END SOLUTION
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  const unsigned vertex_blocks = sssp::cuda::blocks_for(n, block);
-  const unsigned arc_blocks = sssp::cuda::blocks_for(s.graph.num_edges, block);
-  Counters work;
-  sssp::cuda::EventTimer timer;
-  timer.start();
-  initialise<<<vertex_blocks, block>>>(n, source, s.dist.data(), s.settled_round.data(), s.round_min.device());
-  SSSP_CUDA_CHECK_LAUNCH();
-  ++work.kernel_launches;
-  // BEGIN SOLUTION task 6: the host loop, one round per distinct settled distance
-  // The host needs each round's minimum to know when to stop (infinity: the
-  // rest is unreachable), and passes it to the next two kernels by value.
-  for (std::uint32_t round = 0;; ++round) {
-    find_round_minimum<<<vertex_blocks, block>>>(n, s.dist.data(), s.settled_round.data(), s.round_min.device());
+  const unsigned vertex_blocks = sssp::cuda::grid_for(n, block);
+  const unsigned arc_blocks = sssp::cuda::grid_for(s.graph.num_edges, block);
+  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+    initialise<<<vertex_blocks, block>>>(n, source, s.dist.data(), s.settled_round.data(), s.round_min.device());
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;
-    ++work.host_syncs;
-    const dist_t minimum = s.round_min.read();
-    if (minimum == sssp::kInfinity) break;
-    ++work.iterations;
-    settle_round_minimum<<<vertex_blocks, block>>>(n, s.dist.data(), s.settled_round.data(), round, minimum,
-                                                   s.round_min.device());
-    SSSP_CUDA_CHECK_LAUNCH();
-    relax_settled_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.weights.data(),
-                                              s.graph.num_edges, s.settled_round.data(), round, minimum,
-                                              s.dist.data());
-    SSSP_CUDA_CHECK_LAUNCH();
-    work.kernel_launches += 2;
-  }
-  // SKELETON
-  // // TODO(task 6): for round = 0, 1, ...: launch find_round_minimum, read
-  // // the minimum with s.round_min.read(), stop if it is sssp::kInfinity,
-  // // else launch settle_round_minimum and relax_settled_arcs with it. Count
-  // // iterations (rounds that settled something), kernel_launches and
-  // // host_syncs.
-  // SSSP_TODO(3, 6, "the host loop, one round per distinct settled distance");
-  // END SOLUTION
-  timer.stop();
-  const float ms = timer.elapsed_ms();
-  SSSP_CHECK_DEVICE_TODO(3);
-  std::vector<dist_t> dist = s.dist.to_host();
+    // BEGIN SOLUTION task 6: the host loop, one round per distinct settled distance
+    // The host needs each round's minimum to know when to stop (infinity: the
+    // rest is unreachable), and passes it to the next two kernels by value.
+    for (std::uint32_t round = 0;; ++round) {
+      find_round_minimum<<<vertex_blocks, block>>>(n, s.dist.data(), s.settled_round.data(), s.round_min.device());
+      SSSP_CUDA_CHECK_LAUNCH();
+      ++work.kernel_launches;
+      ++work.host_syncs;
+      const dist_t minimum = s.round_min.read();
+      if (minimum == sssp::kInfinity) break;
+      ++work.iterations;
+      settle_round_minimum<<<vertex_blocks, block>>>(n, s.dist.data(), s.settled_round.data(), round, minimum,
+                                                     s.round_min.device());
+      SSSP_CUDA_CHECK_LAUNCH();
+      relax_settled_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(),
+                                                s.graph.weights.data(), s.graph.num_edges, s.settled_round.data(),
+                                                round, minimum, s.dist.data());
+      SSSP_CUDA_CHECK_LAUNCH();
+      work.kernel_launches += 2;
+    }
+    // SKELETON
+    // // TODO(task 6): for round = 0, 1, ...: launch find_round_minimum, read
+    // // the minimum with s.round_min.read(), stop if it is sssp::kInfinity,
+    // // else launch settle_round_minimum and relax_settled_arcs with it. Count
+    // // iterations (rounds that settled something), kernel_launches and
+    // // host_syncs.
+    // SSSP_TODO(3, 6, "the host loop, one round per distinct settled distance");
+    // END SOLUTION
+    return s.dist;
+  });
   // Every reached vertex was settled before the minimum became infinite.
-  work.vertices_processed = static_cast<std::uint64_t>(
-      std::count_if(dist.begin(), dist.end(), [](dist_t d) { return d != sssp::kInfinity; }));
-  if (counters != nullptr) *counters = work;
-  if (device_ms != nullptr) *device_ms = ms;
-  return dist;
+  result.counters.vertices_processed = static_cast<std::uint64_t>(std::count_if(
+      result.values.begin(), result.values.end(), [](dist_t d) { return d != sssp::kInfinity; }));
+  return result;
 }
 
 }  // namespace lab03

@@ -1,7 +1,11 @@
 // Lab 04, tasks 4-5: the device building blocks of the arg-min reduction,
 // shared by the standalone reduction (argmin_reduction.cu) and the Dijkstra
-// (dijkstra.cu).
+// (dijkstra.cu). A file that includes this header defines its device-TODO
+// word first (SSSP_DEVICE_TODO_STATE(4)): the stubs of tasks 4 and 5 write
+// it, and the run() of that file reports them.
 #pragma once
+
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -9,17 +13,12 @@
 
 #include "lab04.hpp"
 #include "sssp/errors.hpp"
-#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/launch.cuh"
 #include "sssp/cuda/todo.cuh"
-
-// Each .cu file that includes this header gets its own copy (static), and
-// checks it with SSSP_CHECK_DEVICE_TODO after its kernels ran.
-SSSP_DEVICE_TODO_STATE();
 
 namespace lab04::device {
 
-/// Threads in a warp.
-inline constexpr unsigned kWarpSize = 32;
+using sssp::cuda::kWarpSize;
 
 /// The better of two candidates: the smaller key, on a tie the smaller
 /// index. A total order, so any reduction tree gives the same answer.
@@ -101,7 +100,7 @@ __device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_r
   __shared__ bool is_last_block;
   ArgMin mine{};
   // BEGIN SOLUTION task 5: many keys per thread, then one launch for the whole grid
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  const std::uint64_t stride = sssp::cuda::grid_stride();
   std::uint64_t i = sssp::cuda::global_thread_index();
   // Four independent loads in flight per thread hide memory latency; the
   // indices stay in increasing order per thread, as ties need nothing more.
@@ -118,34 +117,36 @@ __device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_r
   for (; i < n; i += stride) mine = better_of(mine, {keys[i], static_cast<std::uint32_t>(i)});
   mine = block_argmin(mine, warp_results);
 
-  // Publish this block's candidate, then take a ticket. The fence makes the
-  // candidate visible to every block before the ticket can be seen.
+  // Publish this block's candidate, then draw a ticket. A relaxed atomic would
+  // still hand out distinct tickets, but would order nothing else. This draw
+  // releases the block's candidate (and its reads of keys, which the barriers
+  // of block_argmin put before it) and acquires every earlier block's, all at
+  // device scope, so the block that draws last sees every candidate.
   if (threadIdx.x == 0) {
     block_results[blockIdx.x] = mine;
-    __threadfence();
-    is_last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*blocks_done);
+    is_last_block = tickets.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
+  // Also carries thread 0's acquire to the block's other threads.
   __syncthreads();
   if (!is_last_block) return;
 
-  // The last block: every other block's candidate is published. __ldcg reads
-  // through L2, not this SM's L1, which may hold stale lines.
+  // The last block: every candidate happens before these plain loads.
   mine = ArgMin{};
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-    mine = better_of(mine, {__ldcg(&block_results[b].key), __ldcg(&block_results[b].index)});
-  }
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) mine = better_of(mine, block_results[b]);
   mine = block_argmin(mine, warp_results);
   if (threadIdx.x == 0) {
-    *blocks_done = 0;
+    *blocks_done = 0;  // every ticket is drawn: nothing else touches the counter in this launch
     finish(mine);
   }
   // SKELETON
   // // TODO(task 5): fold keys i, i + stride, ... (stride = all threads of the
   // // grid) into mine; block_argmin; thread 0 stores the block's candidate
-  // // in block_results[blockIdx.x], __threadfence(), and takes a ticket with
-  // // atomicAdd(blocks_done, 1). The block that draws gridDim.x - 1 is last:
-  // // it combines all candidates, resets *blocks_done and calls finish(result)
-  // // in thread 0.
+  // // in block_results[blockIdx.x] and draws a ticket with
+  // // cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*blocks_done)
+  // //     .fetch_add(1, cuda::memory_order_acq_rel).
+  // // The block that draws gridDim.x - 1 is last: it combines all
+  // // candidates, resets *blocks_done and calls finish(result) in thread 0.
   // SSSP_DEVICE_TODO(4, 5, "many keys per thread, then one launch for the whole grid");
   // END SOLUTION
 }

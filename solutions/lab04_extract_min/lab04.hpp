@@ -12,10 +12,10 @@
 #include <memory>
 #include <span>
 #include <string_view>
-#include <vector>
 
 #include "sssp/counters.hpp"
 #include "sssp/graph.hpp"
+#include "sssp/result.hpp"
 #include "sssp/types.hpp"
 
 /// Lab 04: reduction-based ExtractMin and the Dijkstra built on it.
@@ -24,6 +24,7 @@ namespace lab04 {
 using sssp::Counters;
 using sssp::CsrGraph;
 using sssp::dist_t;
+using sssp::SsspResult;
 using sssp::vertex_t;
 
 /// Index of "no element": the arg-min of nothing, and the index that padding
@@ -37,6 +38,18 @@ struct ArgMin {
   std::uint32_t index = kNoIndex; ///< Smallest position holding `key`.
   /// Both fields equal.
   friend bool operator==(const ArgMin&, const ArgMin&) = default;
+};
+
+/// What one arg-min run returns: the answer, the work it took and its time,
+/// as sssp::RunResult does for a solve.
+struct ReductionResult {
+  ArgMin argmin;  ///< The arg-min of the keys.
+  /// kernel_launches and iterations: the launches of the reduction (one per
+  /// pass); zero for CUB, whose launches are its own.
+  Counters counters;
+  /// GPU time of the reduction by CUDA events, in ms, excluding the read-back
+  /// of the answer.
+  double device_ms = -1.0;
 };
 
 /// The stages of the reduction, after the classic sequence of CUDA reduction
@@ -74,13 +87,12 @@ class ArgMinReduction {
   ArgMinReduction(const ArgMinReduction&) = delete;
   ArgMinReduction& operator=(const ArgMinReduction&) = delete;
 
-  /// The arg-min of the keys by `stage`.
-  /// @param counters if not null: kernel_launches = launches of the reduction
-  /// @param device_ms if not null: GPU time of the reduction, by CUDA events
-  [[nodiscard]] ArgMin run(Stage stage, Counters* counters = nullptr, double* device_ms = nullptr);
+  /// The arg-min of the keys by `stage`. Throws sssp::NotImplemented if a
+  /// kernel of the stage is still the skeleton's stub.
+  [[nodiscard]] ReductionResult run(Stage stage);
 
   /// The arg-min by cub::DeviceReduce::ArgMin, timed the same way.
-  [[nodiscard]] ArgMin run_cub(double* device_ms = nullptr);
+  [[nodiscard]] ReductionResult run_cub();
 
  private:
   struct Impl;
@@ -110,13 +122,12 @@ class ExtractMinDijkstra {
   ExtractMinDijkstra& operator=(const ExtractMinDijkstra&) = delete;
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
-  /// sssp::InvalidSource for a bad source.
-  /// @param counters if not null: iterations = rounds launched (including
-  ///        the no-op rounds after the last extraction), vertices_processed =
-  ///        vertices extracted, kernel_launches, host_syncs = looks at the result
-  /// @param device_ms if not null: GPU time of the whole run, by CUDA events
-  [[nodiscard]] std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr,
-                                        double* device_ms = nullptr);
+  /// sssp::InvalidSource for a bad source. Counters: iterations = rounds
+  /// launched (including the no-op rounds after the last extraction),
+  /// vertices_processed = vertices extracted, kernel_launches = every launch
+  /// including initialisation, host_syncs = looks at the result. device_ms:
+  /// from initialisation to the last look, the host round trips included.
+  [[nodiscard]] SsspResult run(vertex_t source);
 
  private:
   struct Impl;

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "lab05.hpp"
-#include "sssp/errors.hpp"
 #include "sssp/todo.hpp"
 
 namespace lab05 {
@@ -55,7 +54,7 @@ std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, C
   Round s;
   s.n = n;
   // BEGIN SOLUTION task 1: the CPU baselines: relax a band of columns, publish, exit early
-  if (source >= n) throw sssp::InvalidSource(source, n);
+  sssp::require_valid_source(source, n);
   s.dist.assign(n, sssp::kInfinity);
   s.next.assign(n, sssp::kInfinity);
   s.active.assign(n, 0);
@@ -117,7 +116,7 @@ std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, C
   for (std::thread& thread : pool) thread.join();
   work.edges_relaxed = work.vertices_processed * n;
   // SKELETON
-  // // TODO(task 1): reject a bad source (sssp::InvalidSource). Then rounds,
+  // // TODO(task 1): reject a bad source (sssp::require_valid_source). Then rounds,
   // // as the handout's pseudocode: each of `threads` threads owns a band of
   // // columns; in a round it reads dist[u] + w(u, v) for every row u to
   // // relax (naive: every row; work-efficient: rows with active[u]) over

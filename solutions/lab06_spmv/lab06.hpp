@@ -17,6 +17,7 @@
 
 #include "sssp/counters.hpp"
 #include "sssp/graph.hpp"
+#include "sssp/result.hpp"
 #include "sssp/types.hpp"
 
 /// Lab 06: min-plus SpMV Bellman-Ford in three sparse formats.
@@ -26,6 +27,7 @@ using sssp::Counters;
 using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::edge_t;
+using sssp::SsspResult;
 using sssp::vertex_t;
 using sssp::weight_t;
 
@@ -131,14 +133,13 @@ class SpmvBellmanFord {
   SpmvBellmanFord& operator=(const SpmvBellmanFord&) = delete;
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
-  /// sssp::InvalidSource for a bad source.
-  /// @param counters if not null: iterations = sweeps launched (the wasted
-  ///        ones after convergence included), kernel_launches = sweeps + 1
-  ///        (initialisation), host_syncs = looks at the change word,
-  ///        edges_relaxed = arcs read by the sweeps (iterations * arcs)
-  /// @param device_ms if not null: GPU time of the whole run, by CUDA events
-  [[nodiscard]] std::vector<dist_t> run(vertex_t source, Counters* counters = nullptr,
-                                        double* device_ms = nullptr);
+  /// sssp::InvalidSource for a bad source. Counters: iterations = sweeps
+  /// launched (the wasted ones after convergence included), kernel_launches =
+  /// sweeps + 1 (initialisation), host_syncs = looks at the change word,
+  /// edges_relaxed = arcs read by the sweeps (iterations * arcs). device_ms:
+  /// from initialisation to the last look at the change word, the round trips
+  /// included.
+  [[nodiscard]] SsspResult run(vertex_t source);
 
   /// The format this solver sweeps.
   [[nodiscard]] Format format() const;

@@ -161,9 +161,7 @@ int run(int argc, char** argv) {
     if (!sweeps_only) {
       // The exact number of rounds: look after every sweep once.
       lab06::SpmvBellmanFord exact(g, Format::kCsrScalar, lab06::SpmvOptions{block_size, 1});
-      sssp::Counters c;
-      (void)exact.run(source, &c);
-      row.rounds = c.iterations;
+      row.rounds = exact.run(source).counters.iterations;
     }
     for (const Format format : lab06::kAllFormats) {
       FormatResult r;
@@ -171,16 +169,14 @@ int run(int argc, char** argv) {
         lab06::SpmvBellmanFord solver(g, format, lab06::SpmvOptions{block_size});
         std::vector<double> times;
         for (unsigned rep = 0; rep <= (sweeps_only ? 0 : repeats); ++rep) {
-          sssp::Counters c;
-          double ms = 0;
-          const std::vector<dist_t> got = solver.run(source, &c, &ms);
-          if (got != expected) {
+          const sssp::SsspResult got = solver.run(source);
+          if (got.values != expected) {
             all_correct = false;
             std::printf("WRONG: %s on %s differs from the reference Dijkstra\n",
                         std::string(lab06::format_name(format)).c_str(), row.label.c_str());
           }
-          if (rep > 0) times.push_back(ms);
-          r.iterations = c.iterations;
+          if (rep > 0) times.push_back(got.device_ms);
+          r.iterations = got.counters.iterations;
         }
         if (!times.empty()) {
           r.sssp_ms = median(times);

@@ -1,5 +1,6 @@
-// The given DenseGraph of lab 05 (not a student task, so not graded): the
-// no-arc marker, bad input, reproducible random graphs.
+// The given code of lab 05 (not a student task, so not graded): DenseGraph's
+// no-arc marker, bad input, reproducible random graphs; the GPU solver's
+// check of its options.
 #include <gtest/gtest.h>
 
 #include "lab05.hpp"
@@ -68,6 +69,16 @@ TEST(DenseGraph, MovesWithoutCopying) {
   EXPECT_EQ(b.data(), data);
   EXPECT_EQ(b.num_vertices(), 50u);
   EXPECT_EQ(b.bytes(), 50u * 50u * sizeof(sssp::weight_t));
+}
+
+TEST(DenseBellmanFord, RefusesBadStreamCounts) {
+  SSSP_REQUIRE_GPU();
+  const DenseGraph dense = DenseGraph::from_csr(sssp::test::hand_graph(3, {{0, 1, 4}}));
+  for (const unsigned streams : {0u, lab05::kMaxStreams + 1}) {
+    EXPECT_THROW(lab05::DenseBellmanFord(dense, lab05::GpuOptions{lab05::Variant::kWorkEfficient, streams, 0}),
+                 sssp::InputError)
+        << streams << " streams";
+  }
 }
 
 }  // namespace

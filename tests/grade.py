@@ -27,7 +27,8 @@ Exit status: 0 when grading completed (whatever the score); 2 when it could
 not (the course's shared code failed to build, rubric and tests disagree, a
 bad hidden-graph directory, or skips without --allow-skips when grading for a
 platform). With --expect zero or --expect full (used by the project's own
-tests), 1 when the result differs.
+tests), 1 when the result differs, and 77 (skipped) when --expect zero finds
+only labs edited by hand (a student's work) to check.
 """
 from __future__ import annotations
 
@@ -562,14 +563,13 @@ def main(argv: list[str]) -> int:
         unknown = [lab for lab in labs if lab not in rubric]
         if unknown:
             raise GradingError(f"unknown lab '{unknown[0]}'; the rubric has: {', '.join(all_labs)}")
+        edited = {}
         if args.expect == "zero" and args.flavour == "student":
             # A student's own work is no untouched skeleton: say so instead of failing.
-            for lab, files in hand_edited_labs(labs).items():
+            edited = hand_edited_labs(labs)
+            for lab, files in edited.items():
                 print(f"not checked: {lab} was edited by hand ({', '.join(files)})")
-                labs.remove(lab)
-            if not labs:
-                print("no untouched skeleton left to check")
-                return 77
+            labs = [lab for lab in labs if lab not in edited]
         reports = grade(args, labs, rubric)
     except Exception as error:  # noqa: BLE001  (results.json must say why grading stopped)
         if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):
@@ -591,6 +591,9 @@ def main(argv: list[str]) -> int:
     if skips_refused:
         print(f"grade.py: {message}", file=sys.stderr)
         return 2
+    if edited and not any(r.counted for rep in reports for r in rep.results):
+        print("no untouched skeleton left to check: skipped")
+        return 77
     return check_expectation(args.expect, reports, score, maximum) if args.expect else 0
 
 

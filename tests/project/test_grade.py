@@ -9,6 +9,8 @@ directory, a lab that does not compile, a submission that loops or grows
 without bound.
 """
 import argparse
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -16,6 +18,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
@@ -111,6 +114,19 @@ class Skips(GraderRun):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("could not run here and are not in the score", proc.stdout)
         self.assertIn("hidden-graph test skipped: SSSP_HIDDEN_GRAPHS is not set", proc.stdout)
+
+
+class StudentEdits(GraderRun):
+    def test_the_skeleton_check_leaves_out_a_lab_edited_by_hand(self):
+        # As if the student had started on lab 01: its tests are no longer
+        # expected to fail, and with nothing else to check the run is skipped.
+        edited = {LAB: [f"labs/{LAB}/dijkstra.cpp"]}
+        out = io.StringIO()
+        with mock.patch.object(grade, "hand_edited_labs", return_value=edited), contextlib.redirect_stdout(out):
+            status = grade.main(["--no-build", "--build-dir", str(BUILD), "--lab", LAB, "--expect", "zero",
+                                 "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml")])
+        self.assertEqual(status, 77, out.getvalue())
+        self.assertIn(f"not checked: {LAB} was edited by hand (labs/{LAB}/dijkstra.cpp)", out.getvalue())
 
 
 class HiddenGraphDirectory(GraderRun):

@@ -112,6 +112,16 @@ DeviceStatus probe(int device) {
 
 }  // namespace
 
+void require_free_memory(std::size_t bytes, const std::string& what) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (bytes > free_bytes) {
+    throw CudaError(what + " needs " + std::to_string(bytes) + " bytes of GPU memory, but only " +
+                    std::to_string(free_bytes) + " of " + std::to_string(total_bytes) + " are free");
+  }
+}
+
 double measure_round_trip_us(int repetitions) {
   if (!query_device().available) return -1.0;
   HostFlag flag;

@@ -1,5 +1,6 @@
 // sssp_cuda for builds without a CUDA compiler: every query says why there is no GPU.
 #include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
 
 namespace sssp::cuda {
 
@@ -14,5 +15,9 @@ const DeviceStatus& query_device(int device) {
 }
 
 double measure_round_trip_us(int) { return -1.0; }
+
+void require_free_memory(std::size_t, const std::string& what) {
+  throw CudaError(what + " needs a GPU: " + query_device().reason);
+}
 
 }  // namespace sssp::cuda

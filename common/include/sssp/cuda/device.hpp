@@ -37,6 +37,12 @@ struct DeviceStatus {
 /// loop (as the labs time their runs), in microseconds. Negative without a GPU.
 [[nodiscard]] double measure_round_trip_us(int repetitions = 2000);
 
+/// Throws CudaError, naming `what`, the bytes needed and the bytes free, unless
+/// the device has `bytes` of free memory: a solver calls it before allocating,
+/// so a graph too large for the GPU fails with one clear message instead of
+/// at whichever buffer happens to be last.
+void require_free_memory(std::size_t bytes, const std::string& what);
+
 /// Device memory the course's DeviceBuffer allocations hold.
 struct MemoryStats {
   std::size_t current_bytes = 0;  ///< Held now.

@@ -1,0 +1,81 @@
+/// @file
+/// @brief Lab 07 — locality-based relaxation (Safari and Ebnenasir, TTCS 2017,
+/// Algorithms 6-9): each flagged vertex starts a depth-first wave of
+/// relaxations up to k arcs deep, each thread owns several vertices, two flag
+/// arrays alternate between launches, and most launches are "blind": queued
+/// back to back without the host looking, optionally as one CUDA Graph.
+///
+/// A plain C++ header: the runner and the tests include it without nvcc.
+#pragma once
+
+#include <memory>
+
+#include "sssp/graph.hpp"
+#include "sssp/result.hpp"
+#include "sssp/types.hpp"
+
+/// Lab 07: locality-based relaxation on the GPU.
+namespace lab07 {
+
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::SsspResult;
+using sssp::vertex_t;
+
+/// Deepest wave a thread may run: the per-thread stack has this many frames.
+inline constexpr unsigned kMaxDepth = 8;
+
+/// Options::blind_launches value that lets the solver choose N itself (see Options).
+inline constexpr unsigned kLearnBlindLaunches = ~0u;
+
+/// How the solver runs. Every combination computes the same distances; they
+/// differ in work, launches and host round trips.
+struct Options {
+  unsigned block_size = 256;         ///< Threads per block, 1 to 1024.
+  /// k: arcs a wave may go from its start, 1 to kMaxDepth. The paper's best
+  /// was 4 on a GT 630; 2 is the reference's best on road graphs on an H100.
+  unsigned depth = 2;
+  /// Vertices each thread owns: 1, 2 or 4. The paper's best was 2; on an
+  /// H100, 1 is best on road graphs and 4 on grids (see the handout).
+  unsigned vertices_per_thread = 1;
+  /// N: launches queued before the host first looks. kLearnBlindLaunches
+  /// makes N the fewest launches any earlier run of this solver needed (0
+  /// before the first run, which thereby serves as the pre-run).
+  unsigned blind_launches = kLearnBlindLaunches;
+  /// Queue the N blind launches as one CUDA Graph (one submission) instead of N launches.
+  bool cuda_graph = false;
+};
+
+/// Throws sssp::InputError naming the first bad field of `options`.
+void validate(const Options& options);
+
+/// Locality-based relaxation SSSP. The constructor copies the graph to the
+/// GPU once; run() solves from one source.
+class LocalitySssp {
+ public:
+  /// Checks `options`, checks that the graph and the per-run arrays fit the
+  /// GPU's free memory (sssp::CudaError with the bytes needed and free), and
+  /// uploads `graph`. Throws sssp::InputError for bad options.
+  explicit LocalitySssp(const CsrGraph& graph, Options options = {});
+  ~LocalitySssp();
+  LocalitySssp(const LocalitySssp&) = delete;
+  LocalitySssp& operator=(const LocalitySssp&) = delete;
+
+  /// Distances from `source` (sssp::kInfinity where unreachable). Throws
+  /// sssp::InvalidSource for a bad source. Counters: iterations = relaxation
+  /// launches (blind ones included), kernel_launches = those plus the
+  /// initialisation, host_syncs = times the host read the launch word,
+  /// vertices_processed = waves' vertices expanded (a wave's start and every
+  /// vertex it went on from), edges_relaxed = arcs the waves examined.
+  /// device_ms: initialisation to the last launch, host round trips included.
+  [[nodiscard]] SsspResult run(vertex_t source);
+
+  /// The N the next run will use.
+  [[nodiscard]] unsigned next_blind_launches() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lab07

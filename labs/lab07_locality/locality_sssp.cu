@@ -1,0 +1,320 @@
+// Lab 07 skeleton, generated from solutions/lab07_locality/locality_sssp.cu by common/tools/make_skeleton.py.
+// This file is yours: replace each SSSP_TODO with your code.
+// Lab 07: locality-based relaxation (Safari and Ebnenasir, TTCS 2017,
+// Algorithms 6-9), and CUDA Graphs as the step past the paper.
+//
+// Lab 02 moves a wave of relaxation one arc per launch, with two kernels and
+// a host round trip each time: on a road graph, thousands of launches whose
+// fixed cost dwarfs their work. Here a flagged vertex u starts a depth-first
+// wave that follows improving arcs up to k deep, so one launch moves the wave
+// k arcs; vertices reached at depth k are flagged for the next launch. Three
+// more choices cut the fixed cost per launch:
+//  - each thread owns 1, 2 or 4 consecutive vertices and reads their flags
+//    as one 1-, 2- or 4-byte word, so the scan of the flag array (the part
+//    of every launch that does not shrink with the frontier) costs fewer loads;
+//  - two flag arrays alternate by launch parity: a launch reads and clears one
+//    and sets the other, so no thread clears a flag that another thread of
+//    the same launch has just set;
+//  - one kernel per launch, N of them queued blind, and then a loop that reads
+//    one word per launch: the index of the last launch that flagged anything.
+//
+// Why it is correct, whatever the interleaving, k and vertices per thread:
+// every distance is only ever lowered by atomicMin to the length of a real
+// path (a wave's offers are sums along the arcs it walked), and the thread
+// whose atomicMin lowered dist[v] to c takes over v: below depth k it relaxes
+// v's out-arcs with c itself, at depth k it flags v, and v's owner relaxes
+// them in the next launch with dist[v] <= c. So after a launch that flagged
+// nothing, every arc (v, w) satisfies dist[w] <= dist[v] + w(v, w): the
+// Bellman-Ford fixpoint, whose only solution by real path lengths is the
+// shortest distances. A vertex lowered after its flag was consumed is covered
+// too: the lowering thread, not the flag, carries the obligation.
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "lab07.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/host_flag.cuh"
+#include "sssp/cuda/stream.cuh"
+#include "sssp/cuda/timed_run.cuh"
+
+namespace lab07 {
+
+using sssp::Counters;
+using sssp::edge_t;
+using sssp::weight_t;
+using sssp::cuda::DeviceBuffer;
+
+namespace {
+
+SSSP_DEVICE_TODO_STATE(7);
+
+// What the waves of one block did during a run.
+struct BlockWork {
+  unsigned long long expanded;
+  unsigned long long arcs;
+};
+
+// Work of one thread's waves.
+struct WaveWork {
+  unsigned long long expanded = 0;
+  unsigned long long arcs = 0;
+  bool flagged = false;
+};
+
+// A vertex on the wave's stack: its out-arcs still to try and its distance
+// when the wave reached it.
+struct Frame {
+  edge_t next;
+  edge_t end;
+  dist_t dist;
+};
+
+// dist[v] read without tearing and without a stale L1 copy: other threads
+// lower it concurrently, and a stale (larger) value would let a losing offer
+// through to an atomic. On an H100 plain loads made lab 07 twice as slow.
+__device__ inline dist_t load_dist(dist_t* dist, vertex_t v) {
+  return cuda::atomic_ref<dist_t, cuda::thread_scope_device>(dist[v]).load(cuda::memory_order_relaxed);
+}
+
+// Algorithm 7: the wave from flagged vertex u, up to `depth` arcs deep,
+// depth-first with an explicit stack: it goes on only from heads its offers
+// improved (backtracking at every other arc), and flags the improved heads at
+// depth k for the next launch.
+__device__ WaveWork relax_wave(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                               const weight_t* __restrict__ weights, dist_t* dist, vertex_t u, unsigned depth,
+                               std::uint8_t* __restrict__ next_flags) {
+  WaveWork work;
+  // TODO(task 1): depth-first from u with an explicit stack of Frames (no
+  // recursion): offer frame.dist + w along each arc with
+  // sssp::cuda::atomic_min_dist (read dist[v] with load_dist first, to skip
+  // losing offers); at an arc that does not improve, go on with the next arc
+  // (backtrack); an improved vertex at depth `depth` is flagged in
+  // next_flags (set work.flagged), one above it is pushed. Count
+  // work.expanded (u and every pushed vertex) and work.arcs.
+  SSSP_DEVICE_TODO_RETURN(7, 1, "the k-step wave from one flagged vertex (explicit stack)", work);
+  return work;
+}
+
+// The flags of kVerticesPerThread consecutive vertices, read as one word.
+template <unsigned kVerticesPerThread>
+struct FlagWord;
+template <>
+struct FlagWord<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct FlagWord<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct FlagWord<4> {
+  using type = std::uint32_t;
+};
+
+// Task 2's part of a launch for one thread's vertices t*P .. t*P + P - 1:
+// their flags are one Word of `flags`.
+template <unsigned kVerticesPerThread>
+__device__ WaveWork start_waves(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                                const weight_t* __restrict__ weights, dist_t* dist, std::uint8_t* flags,
+                                std::uint8_t* __restrict__ next_flags, unsigned depth, std::uint64_t t) {
+  using Word = typename FlagWord<kVerticesPerThread>::type;
+  Word* owned = reinterpret_cast<Word*>(flags);
+  WaveWork total;
+  // TODO(task 2): read the thread's flags as one Word (owned[t]); if any is
+  // set, clear the word, then run relax_wave from each flagged vertex
+  // t * kVerticesPerThread + j (byte j of the word) and add its work to total.
+  SSSP_DEVICE_TODO_RETURN(7, 2, "each thread clears its vertices' flags and starts their waves", total);
+  return total;
+}
+
+// Algorithms 8 and 9 in one kernel: each thread owns kVerticesPerThread
+// consecutive vertices, clears their flags in `flags` and starts a wave from
+// each flagged one; waves flag into `next_flags`. The flag arrays are padded
+// to whole words, and padding flags are never set.
+//
+// The work totals and the launch word are written once per block, not once
+// per thread: thousands of threads updating one address would serialise at
+// L2 and cost more than the waves themselves on a road graph. Each block adds
+// its totals to a slot of its own (the grid is the same for every launch of a
+// run), summed on the host after the run.
+template <unsigned kVerticesPerThread>
+__global__ void relax_flagged(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                              const weight_t* __restrict__ weights, vertex_t n, dist_t* dist,
+                              std::uint8_t* flags, std::uint8_t* __restrict__ next_flags, unsigned depth,
+                              unsigned launch, unsigned* last_flagging_launch, BlockWork* block_work) {
+  __shared__ unsigned long long expanded;
+  __shared__ unsigned long long arcs;
+  __shared__ bool flagged;
+  if (threadIdx.x == 0) {
+    expanded = 0;
+    arcs = 0;
+    flagged = false;
+  }
+  __syncthreads();
+  const std::uint64_t owners = (std::uint64_t{n} + kVerticesPerThread - 1) / kVerticesPerThread;
+  for (std::uint64_t t = sssp::cuda::global_thread_index(); t < owners; t += sssp::cuda::grid_stride()) {
+    const WaveWork work =
+        start_waves<kVerticesPerThread>(offsets, targets, weights, dist, flags, next_flags, depth, t);
+    if (work.expanded != 0) {
+      atomicAdd(&expanded, work.expanded);
+      atomicAdd(&arcs, work.arcs);
+    }
+    if (work.flagged) flagged = true;  // every writer stores the same value
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && expanded != 0) {
+    block_work[blockIdx.x].expanded += expanded;  // only this thread touches the slot during the launch
+    block_work[blockIdx.x].arcs += arcs;
+    if (flagged) *last_flagging_launch = launch;
+  }
+}
+
+// Every distance infinite but the source's, only the source flagged (array 0),
+// array 1 clear, the launch word and the blocks' work zero.
+__global__ void initialise(std::uint64_t padded, vertex_t source, vertex_t n, dist_t* dist, std::uint8_t* flags0,
+                           std::uint8_t* flags1, unsigned* last_flagging_launch, BlockWork* block_work,
+                           unsigned blocks) {
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < padded; v += sssp::cuda::grid_stride()) {
+    if (v < n) dist[v] = v == source ? 0 : sssp::kInfinity;
+    flags0[v] = v == source;
+    flags1[v] = 0;
+    if (v < blocks) block_work[v] = BlockWork{};
+  }
+  if (sssp::cuda::global_thread_index() == 0) *last_flagging_launch = 0;
+}
+
+}  // namespace
+
+void validate(const Options& options) {
+  sssp::cuda::require_block_size(options.block_size);
+  if (options.depth == 0 || options.depth > kMaxDepth) {
+    throw sssp::InputError("depth k must be 1.." + std::to_string(kMaxDepth) + ", got " +
+                           std::to_string(options.depth));
+  }
+  const unsigned vpt = options.vertices_per_thread;
+  if (vpt != 1 && vpt != 2 && vpt != 4) {
+    throw sssp::InputError("vertices per thread must be 1, 2 or 4, got " + std::to_string(vpt));
+  }
+}
+
+struct LocalitySssp::Impl {
+  Options options;
+  vertex_t n;
+  std::uint64_t padded;  // flag array length: n rounded up to whole 4-byte words
+  sssp::cuda::DeviceCsr graph;
+  DeviceBuffer<dist_t> dist;
+  DeviceBuffer<std::uint8_t> flags[2];
+  unsigned grid;  // blocks of every relaxation launch
+  DeviceBuffer<BlockWork> block_work;  // one slot per block of `grid`
+  // The index of the last launch that set a flag (launches count from 1).
+  sssp::cuda::DeviceWord<unsigned> last_flagging_launch;
+  sssp::cuda::Stream stream;  // a CUDA Graph is captured from a non-default stream
+  unsigned learned_blind = 0;
+  bool learned_any = false;
+  // The captured blind launches, for graph_launches of them.
+  cudaGraphExec_t graph_exec = nullptr;
+  unsigned graph_launches = 0;
+
+  Impl(const CsrGraph& g, Options o)
+      : options((validate(o), o)),
+        n(g.num_vertices()),
+        padded((std::uint64_t{n} + 3) / 4 * 4),
+        graph((require_memory(g, padded), g)),
+        dist(n, "distances"),
+        flags{DeviceBuffer<std::uint8_t>(padded, "flags 0"), DeviceBuffer<std::uint8_t>(padded, "flags 1")},
+        grid(sssp::cuda::grid_for((std::uint64_t{n} + options.vertices_per_thread - 1) / options.vertices_per_thread,
+                                  options.block_size)),
+        block_work(grid, "work per block") {}
+
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl() {
+    if (graph_exec != nullptr) cudaGraphExecDestroy(graph_exec);
+  }
+
+  static void require_memory(const CsrGraph& g, std::uint64_t padded) {
+    const std::uint64_t bytes = (std::uint64_t{g.num_vertices()} + 1) * sizeof(edge_t) +
+                                std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
+                                std::uint64_t{g.num_vertices()} * sizeof(dist_t) + 2 * padded;
+    sssp::cuda::require_free_memory(bytes, "lab 07 on " + sssp::describe(g));
+  }
+
+  [[nodiscard]] unsigned blind_launches() const {
+    return options.blind_launches == kLearnBlindLaunches ? learned_blind : options.blind_launches;
+  }
+
+  // Enqueues relaxation launch number `launch` (from 1): odd launches read
+  // flags 0 and set flags 1, even launches the other way round.
+  void launch_relax(unsigned launch, Counters& work) {
+    const unsigned block = options.block_size;
+    const unsigned vpt = options.vertices_per_thread;
+    std::uint8_t* in = flags[(launch - 1) % 2].data();
+    std::uint8_t* out = flags[launch % 2].data();
+    const auto launch_with = [&](auto kernel) {
+      kernel<<<grid, block, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(), graph.weights.data(), n,
+                                                dist.data(), in, out, options.depth, launch, last_flagging_launch.device(),
+                                                block_work.data());
+    };
+    if (vpt == 1) launch_with(relax_flagged<1>);
+    if (vpt == 2) launch_with(relax_flagged<2>);
+    if (vpt == 4) launch_with(relax_flagged<4>);
+    SSSP_CUDA_CHECK_LAUNCH();
+    ++work.kernel_launches;
+    ++work.iterations;
+  }
+
+  // Enqueues launches 1..count as one CUDA Graph, captured once per count.
+  void launch_blind_graph(unsigned count, Counters& work) {
+    // TODO(task 4): capture launch_relax(1..count) on stream with
+    // cudaStreamBeginCapture / cudaStreamEndCapture, instantiate the graph
+    // (keep graph_exec and graph_launches: capture again only when count
+    // changes), then cudaGraphLaunch it on stream. Count the launches.
+    SSSP_TODO(7, 4, "the blind launches as one CUDA Graph");
+  }
+};
+
+LocalitySssp::LocalitySssp(const CsrGraph& graph, Options options)
+    : impl_(std::make_unique<Impl>(graph, options)) {}
+
+LocalitySssp::~LocalitySssp() = default;
+
+unsigned LocalitySssp::next_blind_launches() const { return impl_->blind_launches(); }
+
+SsspResult LocalitySssp::run(vertex_t source) {
+  Impl& s = *impl_;
+  cudaStream_t stream = s.stream.get();
+  unsigned needed = 0;  // launches this run needed: the last that flagged anything, plus the one that found quiet
+  SsspResult result = sssp::cuda::timed_run<dist_t>(
+      device_todo(), source, s.n,
+      [&](Counters& work) -> auto& {
+        initialise<<<sssp::cuda::grid_for(s.padded, s.options.block_size), s.options.block_size, 0, stream>>>(
+            s.padded, source, s.n, s.dist.data(), s.flags[0].data(), s.flags[1].data(), s.last_flagging_launch.device(),
+            s.block_work.data(), s.grid);
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        unsigned last_flagging = 0;
+        // TODO(task 3): launch s.blind_launches() relaxations numbered 1, 2, ...
+        // (s.launch_relax, or s.launch_blind_graph when s.options.cuda_graph),
+        // at least one. Then: last_flagging = s.last_flagging_launch.read(stream)
+        // (count host_syncs); stop when it is below the latest launch's
+        // number, else launch the next one and look again.
+        SSSP_TODO(7, 3, "N blind launches, then one look per launch until a launch flags nothing");
+        needed = last_flagging + 1;
+        return s.dist;
+      },
+      stream);
+  for (const BlockWork& block : s.block_work.to_host(stream)) {  // after the timed part, like the distances
+    result.counters.vertices_processed += block.expanded;
+    result.counters.edges_relaxed += block.arcs;
+  }
+  // The paper fixes N offline as the fewest launches seen; the solver learns it the same way.
+  s.learned_blind = s.learned_any ? std::min(s.learned_blind, needed) : needed;
+  s.learned_any = true;
+  return result;
+}
+
+}  // namespace lab07

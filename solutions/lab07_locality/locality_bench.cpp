@@ -1,0 +1,158 @@
+// Lab 07 benchmark, in the shape of Safari and Ebnenasir's Fig. 4 and their
+// launch-count argument: every k from 1 to --max-depth against 1, 2 and 4
+// vertices per thread, then, at the best of those, three ways to launch:
+// a look after every launch (N = 0), N learned blind launches, and the blind
+// launches as one CUDA Graph. Each row gives the median time, the launches,
+// the host round trips and the vertices the waves expanded.
+//
+//   locality-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
+//                  [--repeats R] [--max-depth K] [--block-size B]
+//
+// Every answer is checked against the reference Dijkstra; a mismatch exits 1.
+// Compare with lab 02 on the same graph with sssp-ref (.ci/bench.py does).
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lab07.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/reference.hpp"
+#include "sssp/weights.hpp"
+
+namespace {
+
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::vertex_t;
+
+unsigned parse_count(const std::string& text, const char* what, unsigned most) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
+      std::stoul(text) > most) {
+    throw sssp::InputError(std::string(what) + " must be an integer 0.." + std::to_string(most) + ", got '" + text +
+                           "'");
+  }
+  return static_cast<unsigned>(std::stoul(text));
+}
+
+struct Measured {
+  double median_ms = 0;
+  sssp::Counters counters;  // of the last timed run
+  bool correct = true;
+};
+
+// One warm-up run (it also teaches the solver N), then `repeats` timed runs.
+Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& expected, lab07::Options options,
+                 unsigned repeats) {
+  lab07::LocalitySssp solver(g, options);
+  Measured m;
+  std::vector<double> times;
+  for (unsigned rep = 0; rep <= repeats; ++rep) {
+    const sssp::SsspResult result = solver.run(source);
+    m.correct = m.correct && result.values == expected;
+    if (rep > 0) times.push_back(result.device_ms);
+    m.counters = result.counters;
+  }
+  std::sort(times.begin(), times.end());
+  m.median_ms = times[times.size() / 2];
+  return m;
+}
+
+void print_row(const char* label, const lab07::Options& o, const Measured& m) {
+  std::printf("| %-22s | %u | %u | %9.3f | %8llu | %6llu | %10llu |%s\n", label, o.depth, o.vertices_per_thread,
+              m.median_ms, static_cast<unsigned long long>(m.counters.iterations),
+              static_cast<unsigned long long>(m.counters.host_syncs),
+              static_cast<unsigned long long>(m.counters.vertices_processed), m.correct ? "" : " WRONG");
+}
+
+int run(int argc, char** argv) {
+  std::string graph_file;
+  std::string spec = "grid:1000x1000";
+  sssp::WeightPolicy weights = sssp::WeightPolicy::uniform(1, 1000, 1);
+  unsigned source = 0;
+  unsigned repeats = 7;
+  unsigned max_depth = 5;
+  unsigned block_size = 256;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
+    const std::string value = argv[++i];
+    if (arg == "--graph") {
+      graph_file = value;
+    } else if (arg == "--gen") {
+      spec = value;
+    } else if (arg == "--weights") {
+      weights = sssp::WeightPolicy::parse(value);
+    } else if (arg == "--source") {
+      source = parse_count(value, "--source", ~0u >> 1);
+    } else if (arg == "--repeats") {
+      repeats = std::max(1u, parse_count(value, "--repeats", 1000));
+    } else if (arg == "--max-depth") {
+      max_depth = std::max(1u, parse_count(value, "--max-depth", lab07::kMaxDepth));
+    } else if (arg == "--block-size") {
+      block_size = parse_count(value, "--block-size", 1024);
+    } else {
+      throw sssp::InputError("unknown option " + std::string(arg) +
+                             " (--graph, --gen, --weights, --source, --repeats, --max-depth, --block-size)");
+    }
+  }
+  sssp::ReadOptions read;
+  read.weights = weights;
+  const CsrGraph g =
+      sssp::to_csr(graph_file.empty() ? sssp::generate(spec, weights, 1) : sssp::read_graph(graph_file, read));
+  sssp::require_valid_source(g, source);
+  const auto& gpu = sssp::cuda::query_device();
+  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+  const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);
+  std::printf("GPU: %s\ngraph: %s, source %u, weights %s\nmedian of %u runs after 1 warm-up (CUDA events)\n\n",
+              gpu.summary().c_str(), sssp::describe(g).c_str(), source, weights.to_string().c_str(), repeats);
+  std::printf("| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  bool all_correct = true;
+  lab07::Options best;
+  double best_ms = 0;
+  for (unsigned depth = 1; depth <= max_depth; ++depth) {
+    for (const unsigned vpt : {1u, 2u, 4u}) {
+      lab07::Options o;
+      o.block_size = block_size;
+      o.depth = depth;
+      o.vertices_per_thread = vpt;
+      const Measured m = measure(g, source, expected, o, repeats);
+      all_correct = all_correct && m.correct;
+      print_row("blind, learned N", o, m);
+      if (best_ms == 0 || m.median_ms < best_ms) {
+        best = o;
+        best_ms = m.median_ms;
+      }
+    }
+  }
+  std::printf("\nbest k = %u, %u vertices per thread; launch modes there:\n\n", best.depth,
+              best.vertices_per_thread);
+  std::printf("| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  lab07::Options look_every = best;
+  look_every.blind_launches = 0;
+  lab07::Options graph = best;
+  graph.cuda_graph = true;
+  const std::pair<const char*, lab07::Options> modes[] = {
+      {"look after every launch", look_every}, {"blind, learned N", best}, {"blind as a CUDA Graph", graph}};
+  for (const auto& [label, o] : modes) {
+    const Measured m = measure(g, source, expected, o, repeats);
+    all_correct = all_correct && m.correct;
+    print_row(label, o, m);
+  }
+  if (!all_correct) {
+    std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return sssp::guarded_main("locality-bench", run, argc, argv); }

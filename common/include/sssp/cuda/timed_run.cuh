@@ -34,8 +34,12 @@ namespace sssp::cuda {
 /// 4. throws NotImplemented if an unfinished kernel ran;
 /// 5. copies the device array `algorithm` returned to the host (not timed).
 /// @tparam Value dist_t or level_t
+/// @param todo the solver file's device-TODO word (`device_todo()`)
+/// @param source the vertex to solve from
+/// @param num_vertices vertices of the solver's graph
 /// @param algorithm callable `(Counters&) -> const DeviceBuffer<Value>&`; it
 ///        counts its own work and returns the array that holds the answer
+/// @param stream the stream the algorithm enqueues on (timer and copy-out follow it)
 template <typename Value, typename Algorithm>
 [[nodiscard]] RunResult<Value> timed_run(const DeviceTodo& todo, vertex_t source, vertex_t num_vertices,
                                          Algorithm&& algorithm, cudaStream_t stream = nullptr) {

@@ -187,6 +187,42 @@ if "--build" in sys.argv and any(a.startswith("test_{LAB}_") for a in sys.argv):
                         f"{other} was not graded")
 
 
+class StudentBuild(GraderRun):
+    def test_grading_builds_the_students_programs_only_and_no_gpu_test_without_a_gpu(self):
+        # A cmake that records what it is asked to build (the tree is built)
+        # and an nvidia-smi that finds no GPU, as on a student's laptop.
+        fake = self.scratch / "bin"
+        fake.mkdir()
+        log = self.scratch / "cmake.log"
+        (fake / "cmake").write_text(f"#!{sys.executable}\nimport sys\n"
+                                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
+        (fake / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+        for tool in fake.iterdir():
+            tool.chmod(0o755)
+        manifest = json.loads((BUILD / "graded_tests.json").read_text())
+        kinds: dict[str, set[str]] = {}
+        for e in manifest["executables"]:
+            kinds.setdefault(e["lab"], set()).add(e["kind"])
+        gpu_lab = next((lab for lab, k in kinds.items() if k == {"gpu"}), None)  # none in a CPU-only build
+        labs = [LAB] + ([gpu_lab] if gpu_lab else [])
+        env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+        proc = self.grade(*[arg for lab in labs for arg in ("--lab", lab)], "--hidden-graphs", str(TINY),
+                          "--results-json", str(self.results_path), "--allow-skips", build=True, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        targets = [target for line in log.read_text().splitlines() if line.startswith("--build")
+                   for target in line.split(" --target ", 1)[1].split()]
+        self.assertIn(f"test_{LAB}_cpu_student", targets)
+        self.assertEqual([t for t in targets if "solution" in t or "mutant" in t], [],
+                         "a student's grading build must not build the solutions or the mutants")
+        gpu_programs = {Path(e["path"]).name for e in manifest["executables"] if e["kind"] == "gpu"}
+        self.assertEqual(set(targets) & gpu_programs, set(), "GPU tests built on a machine without a GPU")
+        if gpu_lab:
+            skipped = [s for s in self.results()["extra_data"]["skipped"] if s["name"].startswith(f"{gpu_lab}: ")]
+            rubric = json.loads(grade.RUBRIC.read_text())[gpu_lab]["tests"]
+            self.assertEqual(len(skipped), len(rubric), f"every test of {gpu_lab} is skipped, not failed")
+            self.assertTrue(all(s["missing"] == "no GPU" and "--build-gpu-labs" in s["reason"] for s in skipped))
+
+
 class WrongSubmissions(unittest.TestCase):
     """Mutants of tests/project/mutants.json that crash, loop or grow without bound."""
 

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """Show that the graded tests catch deliberately wrong solutions.
 
-    check_mutants.py --build-dir BUILD [--hidden-graphs DIR]
+    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]...
 
 For every mutant in tests/project/mutants.json (built by CMake as flavour
 "mutant:<name>"), runs the lab's graded tests as the grader does, one process
-each with a timeout and a memory cap (a mutant may loop forever, or grow a
-heap without bound), and requires every test the mutant lists under
-must_fail to fail. Prints how many graded tests catch each mutant. A must_fail
-test that is skipped here (no GPU, no dataset) is reported, not counted.
+each with the grader's default timeout and a memory cap (a mutant may loop
+forever, or grow a heap without bound), and requires every test the mutant
+lists under must_fail to fail. A timeout counts as caught only because it is
+the grader's own: a student's code that slow scores nothing either.
+
+A mutant is verified when every one of its must_fail tests ran and failed; a
+must_fail test that skipped here (no GPU, no dataset) proves nothing, so its
+mutant is "not verifiable here". The last line on stdout is the summary.
+Exit status: 0 when every mutant is caught, 1 when a must_fail test passes or
+is no test of the lab, 77 (CTest: skipped) when no mutant could be verified.
 """
 import argparse
+import concurrent.futures
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,51 +34,66 @@ def main() -> int:
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--hidden-graphs")
     parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
-    parser.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds per test; a mutant that runs past it counts as caught")
     # Lower than the grader's default: CI runs two test processes at a time,
     # and a mutant that grows without bound would take all of its cap.
     parser.add_argument("--memory-limit", type=int, default=1024, metavar="MIB",
                         help="data-segment cap per test process (default 1024 MiB)")
+    cpus = os.cpu_count() or 1
+    parser.add_argument("--gpu-jobs", type=int, default=min(cpus, 4), metavar="N",
+                        help=f"GPU test processes at a time (default {min(cpus, 4)}; the grader runs one)")
     args = parser.parse_args()
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries}
                for lab, entries in json.loads(MUTANTS.read_text()).items() if not lab.startswith("_")}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
-    runner = grade.Runner(args.timeout, args.memory_limit, hidden)
+    runner = grade.Runner(grade.TEST_TIMEOUT, args.memory_limit, hidden)
     # A mutant of a lab with cpu and gpu tests has two test programs: its
     # must_fail tests may be in either, so the results are pooled per mutant.
-    programs = {}
+    programs: dict[tuple[str, str], list[grade.Program]] = {}
     for exe in manifest["executables"]:
         if exe["flavour"].startswith("mutant:") and (not args.lab or exe["lab"] in args.lab):
             programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(
                 grade.Program(exe["path"], exe["kind"]))
-    problems, checked = [], 0
-    for (lab, name), mutant_programs in programs.items():
-        spec = mutants[lab][name]
-        jobs = [(program, grade.Result(lab, test, 0.0, "visible"))
-                for program in mutant_programs for test in runner.list_tests(program)]
-        runner.run_all(jobs)
-        results = {r.name: r for _, r in jobs}
-        caught = sorted(t for t, r in results.items() if r.status in ("failed", "timeout"))
-        for test in spec["must_fail"]:
-            status = results[test].status if test in results else "missing"
-            if status == "passed":
-                problems.append(f"{lab}/{name}: {test} PASSES on this wrong solution: the test is too weak")
-            elif status in ("missing", "not run"):
-                problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix mutants.json)")
-            elif status == "skipped":
-                print(f"note: {lab}/{name}: {test} was skipped here ({results[test].output}); not checked")
-        checked += 1
-        print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} graded tests"
-              f" (must fail: {', '.join(spec['must_fail'])})")
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    if checked == 0:
-        print("no mutants were built", file=sys.stderr)
+    if not programs:
+        print(f"no mutants were built in {args.build_dir} (graded_tests.json lists none"
+              f"{' of ' + ', '.join(args.lab) if args.lab else ''})", file=sys.stderr)
         return 1
-    print(f"{checked} mutants checked, {len(problems)} problems")
-    return 1 if problems else 0
+
+    # Every mutant's tests are independent processes: list and run them all at once.
+    every_program = [p for ps in programs.values() for p in ps]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=cpus) as pool:
+        names = dict(zip(every_program, pool.map(runner.list_tests, every_program)))
+    jobs = {key: [(p, grade.Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]]
+            for key, ps in programs.items()}
+    runner.run_all([job for mutant_jobs in jobs.values() for job in mutant_jobs], gpu_workers=args.gpu_jobs)
+
+    problems, verified, unverifiable = [], 0, 0
+    for (lab, name), mutant_jobs in jobs.items():
+        results = {r.name: r for _, r in mutant_jobs}
+        must_fail = mutants[lab][name]["must_fail"]
+        caught = [t for t, r in results.items() if r.status in ("failed", "timeout")]
+        skipped = [t for t in must_fail if t in results and results[t].status == "skipped"]
+        for test in must_fail:
+            if test not in results:
+                problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix mutants.json)")
+            elif results[test].status == "passed":
+                problems.append(f"{lab}/{name}: {test} PASSES on this wrong solution: the test is too weak")
+        print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} graded tests"
+              f" (must fail: {', '.join(must_fail)})")
+        if skipped:
+            unverifiable += 1
+            reasons = sorted({results[t].missing or results[t].output for t in skipped})
+            print(f"  not verifiable here: {', '.join(skipped)} skipped ({'; '.join(reasons)})")
+        elif all(results.get(t) and results[t].status in ("failed", "timeout") for t in must_fail):
+            verified += 1
+    sys.stdout.flush()  # the problems, on stderr, follow the per-mutant lines
+    for problem in problems:
+        print(f"FAILED: {problem}", file=sys.stderr, flush=True)
+    print(f"{len(jobs)} mutants: verified {verified}, not verifiable here {unverifiable}, "
+          f"{len(problems)} problems", flush=True)
+    if problems:
+        return 1
+    return 0 if verified else 77
 
 
 if __name__ == "__main__":

@@ -58,7 +58,9 @@ class EdgeBfs {
 /// Edge-based Dijkstra (Singla et al., Figures 3 and 4): each round finds the
 /// smallest tentative distance among unsettled vertices, settles every vertex
 /// at that distance at once, and relaxes their out-arcs with one thread per
-/// arc. Rounds = distinct settled distances, not vertices.
+/// arc. Rounds count distinct settled distances, not vertices, when no arc
+/// weighs 0: a vertex that a zero-weight arc lowers to the current minimum
+/// during a round is settled in the next round, at the same distance.
 class EdgeDijkstra {
  public:
   /// Uploads the arcs of `graph` as COO and allocates the per-run arrays.

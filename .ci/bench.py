@@ -114,10 +114,11 @@ def main() -> int:
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
         baseline = next((run["median_ms"] for run in r["runs"]
-                         if run["algorithm"] == "lab01/dijkstra" and "error" not in run), None)
+                         if run["algorithm"] == "lab01/dijkstra" and "median_ms" in run), None)
         for run in r["runs"]:
-            if "error" in run:
-                print(f"| {r['label']} | | | {run['algorithm']} | {run['error']} | | | | | | | | | |")
+            if "median_ms" not in run:  # failed ("error") or did not run ("skipped")
+                reason = run.get("error") or "skipped: " + run["skipped"]
+                print(f"| {r['label']} | | | {run['algorithm']} | {reason} | | | | | | | | | |")
                 continue
             if r["lab"] != "lab01" and run["algorithm"].startswith("lab01/"):
                 continue  # the baseline is shown in lab 01's table

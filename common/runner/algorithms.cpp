@@ -27,7 +27,8 @@ namespace {
 // Wraps a CPU SSSP function `f(graph, source, counters)`.
 template <typename F>
 Algorithm cpu_sssp(std::string name, std::string summary, F f) {
-  return {std::move(name), std::move(summary), false, false, [f](const CsrGraph& graph) -> PreparedRun {
+  return {std::move(name), std::move(summary), false, false, {},
+          [f](const CsrGraph& graph, const Tuning&) -> PreparedRun {
             return [f, &graph](vertex_t source) {
               RunOutput out;
               out.dist = f(graph, source, &out.counters);
@@ -39,7 +40,8 @@ Algorithm cpu_sssp(std::string name, std::string summary, F f) {
 // Wraps a CPU BFS function `f(graph, source, counters)`.
 template <typename F>
 Algorithm cpu_bfs(std::string name, std::string summary, F f) {
-  return {std::move(name), std::move(summary), false, true, [f](const CsrGraph& graph) -> PreparedRun {
+  return {std::move(name), std::move(summary), false, true, {},
+          [f](const CsrGraph& graph, const Tuning&) -> PreparedRun {
             return [f, &graph](vertex_t source) {
               RunOutput out;
               out.levels = f(graph, source, &out.counters);
@@ -49,14 +51,62 @@ Algorithm cpu_bfs(std::string name, std::string summary, F f) {
 }
 
 #if SSSP_HAVE_CUDA
-// Wraps a GPU solver class: its constructor uploads the graph (untimed), and
-// run(source) returns an SsspResult or BfsResult with its own CUDA-event time.
-template <typename Solver>
-Algorithm gpu(std::string name, std::string summary) {
+// The rules of the labs' constructors, so that a bad value is refused before
+// the graph is loaded, also on a machine without a GPU.
+const Tunable kAnyBlockSize{&Tuning::block_size, [](unsigned b) { return b >= 1 && b <= 1024; }, "1 to 1024"};
+// Lab 04's reductions halve the block down to one warp.
+const Tunable kReductionBlockSize{&Tuning::block_size,
+                                  [](unsigned b) { return b >= 32 && b <= 1024 && (b & (b - 1)) == 0; },
+                                  "a power of two from 32 to 1024"};
+// CSR vector gives every row a whole warp.
+const Tunable kWarpBlockSize{&Tuning::block_size, [](unsigned b) { return b >= 32 && b <= 1024 && b % 32 == 0; },
+                             "a multiple of 32 from 32 to 1024"};
+
+// The fields of Tuning that the lab's options struct has: `block_rule` for
+// the block size, the labs' common rules for the others.
+template <typename LabOptions>
+std::vector<Tunable> tunables_of(const Tunable& block_rule) {
+  std::vector<Tunable> list;
+  if constexpr (requires(LabOptions o) { o.block_size; }) list.push_back(block_rule);
+  if constexpr (requires(LabOptions o) { o.rounds_per_check; }) {
+    list.push_back({&Tuning::rounds_per_check, [](unsigned r) { return r >= 1; }, "at least 1"});
+  }
+  if constexpr (requires(LabOptions o) { o.depth; }) {
+    list.push_back({&Tuning::depth, [](unsigned k) { return k >= 1 && k <= lab07::kMaxDepth; },
+                    "1 to " + std::to_string(lab07::kMaxDepth)});
+  }
+  if constexpr (requires(LabOptions o) { o.vertices_per_thread; }) {
+    list.push_back({&Tuning::vertices_per_thread, [](unsigned p) { return p == 1 || p == 2 || p == 4; },
+                    "1, 2 or 4"});
+  }
+  return list;
+}
+
+// `options` with the parameters the command line set.
+template <typename LabOptions>
+LabOptions tuned(LabOptions options, const Tuning& t) {
+  if constexpr (requires { options.block_size; }) options.block_size = t.block_size.value_or(options.block_size);
+  if constexpr (requires { options.rounds_per_check; }) {
+    options.rounds_per_check = t.rounds_per_check.value_or(options.rounds_per_check);
+  }
+  if constexpr (requires { options.depth; }) options.depth = t.depth.value_or(options.depth);
+  if constexpr (requires { options.vertices_per_thread; }) {
+    options.vertices_per_thread = t.vertices_per_thread.value_or(options.vertices_per_thread);
+  }
+  return options;
+}
+
+// Wraps a GPU solver class: its constructor `Solver(graph, options)` uploads
+// the graph (untimed), and run(source) returns an SsspResult or BfsResult
+// with its own CUDA-event time. `defaults` are the entry's options before
+// the command line's tuning.
+template <typename Solver, typename LabOptions>
+Algorithm gpu(std::string name, std::string summary, LabOptions defaults, const Tunable& block_rule = kAnyBlockSize) {
   using Result = decltype(std::declval<Solver&>().run(vertex_t{}));
   constexpr bool kBfs = std::is_same_v<Result, BfsResult>;
-  return {std::move(name), std::move(summary), true, kBfs, [](const CsrGraph& graph) -> PreparedRun {
-            auto solver = std::make_shared<Solver>(graph);
+  return {std::move(name), std::move(summary), true, kBfs, tunables_of<LabOptions>(block_rule),
+          [defaults](const CsrGraph& graph, const Tuning& tuning) -> PreparedRun {
+            auto solver = std::make_shared<Solver>(graph, tuned(defaults, tuning));
             return [solver](vertex_t source) {
               Result result = solver->run(source);
               RunOutput out;
@@ -86,12 +136,10 @@ lab05::DenseGraph dense_matrix_of(const CsrGraph& graph, lab05::HostMemory memor
   return lab05::DenseGraph::from_csr(graph, memory);
 }
 
-template <lab05::Variant kVariant, unsigned kStreams>
 class DenseOnCsr {
  public:
-  explicit DenseOnCsr(const CsrGraph& graph)
-      : matrix_(dense_matrix_of(graph, lab05::HostMemory::kPinned)),
-        solver_(matrix_, lab05::GpuOptions{kVariant, kStreams, 0}) {}
+  DenseOnCsr(const CsrGraph& graph, lab05::GpuOptions options)
+      : matrix_(dense_matrix_of(graph, lab05::HostMemory::kPinned)), solver_(matrix_, options) {}
   [[nodiscard]] SsspResult run(vertex_t source) { return solver_.run(source); }
 
  private:
@@ -101,7 +149,8 @@ class DenseOnCsr {
 
 // Lab 05's multithreaded CPU baseline, on the matrix built once per graph.
 Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant variant) {
-  return {std::move(name), std::move(summary), false, false, [variant](const CsrGraph& graph) -> PreparedRun {
+  return {std::move(name), std::move(summary), false, false, {},
+          [variant](const CsrGraph& graph, const Tuning&) -> PreparedRun {
             auto matrix = std::make_shared<lab05::DenseGraph>(dense_matrix_of(graph, lab05::HostMemory::kPageable));
             return [matrix, variant](vertex_t source) {
               RunOutput out;
@@ -114,21 +163,17 @@ Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant varian
 // Lab 06's solver takes its sparse format as a constructor argument.
 template <lab06::Format kFormat>
 struct Spmv : lab06::SpmvBellmanFord {
-  explicit Spmv(const CsrGraph& graph) : lab06::SpmvBellmanFord(graph, kFormat) {}
+  Spmv(const CsrGraph& graph, lab06::SpmvOptions options) : lab06::SpmvBellmanFord(graph, kFormat, options) {}
 };
 
-// Lab 07 with its default options (k = 2, one vertex per thread: the best on
-// road graphs on an H100), N learned from the warm-up runs; optionally the
-// blind launches as a CUDA Graph.
-template <bool kCudaGraph>
-struct Locality : lab07::LocalitySssp {
-  explicit Locality(const CsrGraph& graph) : lab07::LocalitySssp(graph, options()) {}
-  static lab07::Options options() {
-    lab07::Options o;
-    o.cuda_graph = kCudaGraph;
-    return o;
-  }
-};
+// Lab 07's defaults (k = 2, one vertex per thread: the best on road graphs
+// on an H100), N learned from the warm-up runs; optionally the blind
+// launches as a CUDA Graph.
+lab07::Options locality(bool cuda_graph) {
+  lab07::Options o;
+  o.cuda_graph = cuda_graph;
+  return o;
+}
 #endif
 
 }  // namespace
@@ -141,33 +186,46 @@ const std::vector<Algorithm>& algorithms() {
                lab01::bellman_ford_queue),
       cpu_bfs("lab01/bfs", "serial level-synchronous BFS", lab01::bfs),
 #if SSSP_HAVE_CUDA
-      gpu<lab02::FrontierSssp>("lab02/frontier-sssp", "Harish-Narayanan frontier SSSP: two kernels, host flag loop"),
-      gpu<lab02::FrontierBfs>("lab02/frontier-bfs", "frontier BFS: one kernel per level, host flag loop"),
-      gpu<lab03::EdgeBfs>("lab03/edge-bfs", "edge-parallel BFS: one thread per arc per level"),
+      gpu<lab02::FrontierSssp>("lab02/frontier-sssp", "Harish-Narayanan frontier SSSP: two kernels, host flag loop",
+                               lab02::Options{}),
+      gpu<lab02::FrontierBfs>("lab02/frontier-bfs", "frontier BFS: one kernel per level, host flag loop",
+                              lab02::Options{}),
+      gpu<lab03::EdgeBfs>("lab03/edge-bfs", "edge-parallel BFS: one thread per arc per level", lab03::Options{}),
       gpu<lab03::EdgeDijkstra>("lab03/edge-dijkstra",
-                               "edge-based Dijkstra: settle every vertex at the minimum, relax arc-parallel"),
+                               "edge-based Dijkstra: settle every vertex at the minimum, relax arc-parallel",
+                               lab03::Options{}),
       gpu<lab04::ExtractMinDijkstra>("lab04/extract-min-dijkstra",
-                                     "Dijkstra with a reduction ExtractMin: one vertex per round, O(V^2/t)"),
+                                     "Dijkstra with a reduction ExtractMin: one vertex per round, O(V^2/t)",
+                                     lab04::DijkstraOptions{}, kReductionBlockSize),
       dense_cpu("lab05/cpu-naive", "multithreaded Bellman-Ford on the adjacency matrix, |V|-1 rounds",
                 lab05::Variant::kNaive),
       dense_cpu("lab05/cpu-work-efficient",
                 "multithreaded Bellman-Ford on the adjacency matrix, active rows only, early exit",
                 lab05::Variant::kWorkEfficient),
-      gpu<DenseOnCsr<lab05::Variant::kNaive, 1>>("lab05/gpu-naive",
-                                                 "2-D grid over the adjacency matrix, every row, |V|-1 rounds"),
-      gpu<DenseOnCsr<lab05::Variant::kWorkEfficient, 1>>(
-          "lab05/gpu-work-efficient", "2-D grid over the adjacency matrix, active rows only, early exit"),
-      gpu<DenseOnCsr<lab05::Variant::kWorkEfficient, 4>>(
-          "lab05/gpu-streams", "work-efficient, matrix copied in 4 streams, round 1 overlapping the copies"),
-      gpu<Spmv<lab06::Format::kCsrScalar>>("lab06/csr-scalar",
-                                           "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row"),
+      gpu<DenseOnCsr>("lab05/gpu-naive", "2-D grid over the adjacency matrix, every row, |V|-1 rounds",
+                      lab05::GpuOptions{lab05::Variant::kNaive, 1, 0}),
+      gpu<DenseOnCsr>("lab05/gpu-work-efficient", "2-D grid over the adjacency matrix, active rows only, early exit",
+                      lab05::GpuOptions{lab05::Variant::kWorkEfficient, 1, 0}),
+      // Round 1 of the naive variant relaxes every row, so it has work to
+      // overlap with the copies; the work-efficient one relaxes only the source's row.
+      gpu<DenseOnCsr>("lab05/gpu-naive-streams", "naive, matrix copied in 4 streams, round 1 overlapping the copies",
+                      lab05::GpuOptions{lab05::Variant::kNaive, 4, 0}),
+      gpu<DenseOnCsr>("lab05/gpu-streams",
+                      "work-efficient, matrix copied in 4 streams, round 1 overlapping the copies",
+                      lab05::GpuOptions{lab05::Variant::kWorkEfficient, 4, 0}),
+      gpu<Spmv<lab06::Format::kCsrScalar>>(
+          "lab06/csr-scalar", "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row", lab06::SpmvOptions{}),
       gpu<Spmv<lab06::Format::kCsrVector>>("lab06/csr-vector",
-                                           "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row"),
+                                           "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row",
+                                           lab06::SpmvOptions{}, kWarpBlockSize),
       gpu<Spmv<lab06::Format::kEll>>("lab06/ell",
-                                     "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)"),
-      gpu<Locality<false>>("lab07/locality",
-                           "locality-based relaxation: k = 2 waves, 1 vertex per thread, learned blind launches"),
-      gpu<Locality<true>>("lab07/locality-graph", "lab07/locality with the blind launches as one CUDA Graph"),
+                                     "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)",
+                                     lab06::SpmvOptions{}),
+      gpu<lab07::LocalitySssp>("lab07/locality",
+                               "locality-based relaxation: k = 2 waves, 1 vertex per thread, learned blind launches",
+                               locality(false)),
+      gpu<lab07::LocalitySssp>("lab07/locality-graph", "lab07/locality with the blind launches as one CUDA Graph",
+                               locality(true)),
 #endif
   };
   return table;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,15 +26,34 @@ struct RunOutput {
 /// Runs the algorithm from one source on the graph given to prepare().
 using PreparedRun = std::function<RunOutput(vertex_t source)>;
 
+/// The launch parameters of the labs' option structs that the runner's
+/// options set (--block-size, ...). An unset one keeps the lab's default.
+struct Tuning {
+  std::optional<unsigned> block_size;           ///< Threads per block.
+  std::optional<unsigned> rounds_per_check;     ///< Rounds between two looks at the result (labs 04, 06).
+  std::optional<unsigned> depth;                ///< Lab 07's k.
+  std::optional<unsigned> vertices_per_thread;  ///< Lab 07's vertices per thread.
+};
+
+/// The values one algorithm takes for one field of Tuning.
+struct Tunable {
+  std::optional<unsigned> Tuning::*field;  ///< Which parameter.
+  bool (*accepts)(unsigned value);         ///< The algorithm's own rule, the one its constructor checks.
+  std::string rule;                        ///< That rule in words, for the error message.
+};
+
 /// One runnable algorithm.
 struct Algorithm {
   std::string name;     ///< "lab01/dijkstra": lab folder number and algorithm.
   std::string summary;  ///< One line for --list.
   bool gpu = false;     ///< Needs a GPU.
   bool bfs = false;     ///< Produces levels instead of distances.
+  /// The parameters of Tuning it has. The runner refuses any other, and any
+  /// value its rule refuses, before it loads the graph (with or without a GPU).
+  std::vector<Tunable> tunables;
   /// Does the per-graph setup that is not timed (e.g. copying the graph to
   /// the GPU) and returns the timed part.
-  std::function<PreparedRun(const CsrGraph&)> prepare;
+  std::function<PreparedRun(const CsrGraph&, const Tuning&)> prepare;
 };
 
 /// Every algorithm of every lab built into this runner.

@@ -5,6 +5,7 @@
 //   sssp                                   all algorithms on the built-in grid
 //   sssp --algo lab01/dijkstra --graph USA-road-NY.pace.gr.gz --weights 1:1000:1
 //   sssp --gen rmat:18 --random-sources 4 --reps 5 --output json
+//   sssp --algo lab04/ --block-size 512 --rounds-per-check 4
 //
 // Exit status: 0 when every run was verified correct, 1 when an answer was
 // wrong or an algorithm failed, 2 on bad arguments or input.
@@ -14,9 +15,12 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,6 +36,17 @@ namespace {
 
 using sssp::runner::Algorithm;
 using sssp::runner::RunOutput;
+using sssp::runner::Tuning;
+
+// The runner's options for the fields of Tuning.
+struct TuningOption {
+  const char* flag;
+  std::optional<unsigned> Tuning::*field;
+};
+constexpr TuningOption kTuningOptions[] = {{"--block-size", &Tuning::block_size},
+                                           {"--rounds-per-check", &Tuning::rounds_per_check},
+                                           {"--depth", &Tuning::depth},
+                                           {"--vertices-per-thread", &Tuning::vertices_per_thread}};
 
 constexpr const char* kDefaultGenerator = "grid:256x256";
 constexpr const char* kDefaultWeights = "1:1000:1";
@@ -47,18 +62,31 @@ graph (default: the built-in grid:256x256 with weights 1:1000:1):
   --format NAME         auto (default), dimacs, pace, snap, mtx
   --undirected          SNAP input: each line is an undirected edge
   --gen SPEC            generate: grid:RxC random:N:M rmat:SCALE[:EF] chain:N star:N complete:N
-  --weights POLICY      weights for unweighted input: unit, LO:HI or LO:HI:SEED (default 1:1000:1)
+  --weights POLICY      weights for unweighted input: unit, LO:HI or LO:HI:SEED (default 1:1000:1);
+                        a file with its own weights keeps them: a warning, and in JSON
+                        "weights_ignored" (not checked for a pipe)
   --seed N              generator seed (default 1)
   --cache DIR           keep a binary copy of parsed files in DIR (fast reloads)
 algorithms and sources:
   --algo NAME           an algorithm from --list, or a prefix like lab01/ (repeatable; default all)
   --source N            source vertex, 0-based (repeatable; default 0)
-  --random-sources K    K distinct sources with out-degree > 0, drawn from --seed
+  --random-sources K    K >= 1 distinct sources with out-degree > 0, drawn from --seed
   --reps R              timed repetitions per source (default 3)
   --warmup W            untimed runs first (default 1)
+launch parameters (default: each lab's; an error for a chosen algorithm without it):
+  --block-size N        threads per block (labs 02, 03, 04, 06, 07; lab 04: a power of two
+                        from 32, lab06/csr-vector: a multiple of 32)
+  --rounds-per-check N  rounds launched between two looks at the result (labs 04, 06)
+  --depth K             lab 07's k, 1 to 8
+  --vertices-per-thread P  lab 07: 1, 2 or 4
 output:
   --output FORMAT       text (default), json or csv
   --no-verify           skip the certificate check
+  --write-distances FILE  the answer of the first run: the first algorithm of --list order
+                        that ran, from the first source, its last repetition; one line per
+                        vertex 0, 1, ...: its distance (a BFS: its level) or INF
+  --write-graph FILE    the graph as the runs used it (weights included) as DIMACS 'p sp',
+                        vertex v as v + 1
   --progress            report each repetition on stderr (default when stderr is a terminal)
   --list                list the algorithms and exit
   --help                this text
@@ -71,13 +99,17 @@ struct Options {
   std::string weights = kDefaultWeights;
   std::uint64_t seed = 1;
   std::string cache_dir;
+  bool weights_given = false;
   std::vector<std::string> algos;
+  Tuning tuning;
   std::vector<std::uint64_t> sources;
   std::uint64_t random_sources = 0;
   unsigned reps = 3;
   unsigned warmup = 1;
   std::string output = "text";
   bool verify = true;
+  std::string write_distances;
+  std::string write_graph;
   bool progress = isatty(STDERR_FILENO) != 0;
   bool list = false;
 };
@@ -120,6 +152,7 @@ Options parse_args(int argc, char** argv) {
       o.generator = value();
     } else if (arg == "--weights") {
       o.weights = value();
+      o.weights_given = true;
     } else if (arg == "--seed") {
       o.seed = parse_count(arg, value());
     } else if (arg == "--cache") {
@@ -129,7 +162,7 @@ Options parse_args(int argc, char** argv) {
     } else if (arg == "--source") {
       o.sources.push_back(parse_count(arg, value()));
     } else if (arg == "--random-sources") {
-      o.random_sources = parse_count(arg, value());
+      o.random_sources = parse_count(arg, value(), 1);
     } else if (arg == "--reps") {
       o.reps = static_cast<unsigned>(parse_count(arg, value(), 1, kMaxRepetitions));
     } else if (arg == "--warmup") {
@@ -139,8 +172,17 @@ Options parse_args(int argc, char** argv) {
       if (o.output != "text" && o.output != "json" && o.output != "csv") {
         throw sssp::InputError("--output must be text, json or csv, got '" + o.output + "'");
       }
+    } else if (const auto* t = std::find_if(std::begin(kTuningOptions), std::end(kTuningOptions),
+                                            [&](const TuningOption& option) { return arg == option.flag; });
+               t != std::end(kTuningOptions)) {
+      // Each algorithm's rule is checked once the algorithms are chosen.
+      o.tuning.*t->field = static_cast<unsigned>(parse_count(arg, value(), 0, std::numeric_limits<unsigned>::max()));
     } else if (arg == "--no-verify") {
       o.verify = false;
+    } else if (arg == "--write-distances") {
+      o.write_distances = value();
+    } else if (arg == "--write-graph") {
+      o.write_graph = value();
     } else if (arg == "--progress") {
       o.progress = true;
     } else if (arg == "--list") {
@@ -171,6 +213,41 @@ std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& 
     if (!known) throw sssp::InputError("unknown algorithm '" + w + "' (see --list)");
   }
   return chosen;
+}
+
+// The algorithm's rule for a field of Tuning; null if it has no such parameter.
+const sssp::runner::Tunable* tunable(const Algorithm& a, std::optional<unsigned> Tuning::*field) {
+  const auto t = std::find_if(a.tunables.begin(), a.tunables.end(),
+                              [&](const sssp::runner::Tunable& candidate) { return candidate.field == field; });
+  return t == a.tunables.end() ? nullptr : &*t;
+}
+
+// Every launch parameter given must be one of every chosen algorithm's, with
+// a value its rule takes: never silently ignored.
+void check_tuning(const Tuning& tuning, const std::vector<const Algorithm*>& chosen) {
+  for (const auto& [flag, field] : kTuningOptions) {
+    if (!(tuning.*field)) continue;
+    const unsigned value = *(tuning.*field);
+    for (const Algorithm* a : chosen) {
+      const sssp::runner::Tunable* t = tunable(*a, field);
+      if (t == nullptr) {
+        throw sssp::InputError(a->name + " has no " + flag +
+                               " (choose algorithms that have it with --algo; --list shows them)");
+      }
+      if (!t->accepts(value)) {
+        throw sssp::InputError(std::string(flag) + " " + std::to_string(value) + ": " + a->name + " takes " + t->rule);
+      }
+    }
+  }
+}
+
+// The options --list shows for an algorithm.
+std::string tuning_flags(const Algorithm& a) {
+  std::string flags;
+  for (const auto& [flag, field] : kTuningOptions) {
+    if (tunable(a, field) != nullptr) flags += std::string(" ") + flag;
+  }
+  return flags;
 }
 
 // `count` distinct vertices with out-arcs (like Graph500 and gapbs: runs from
@@ -237,7 +314,8 @@ struct Measurement {
   bool verified = false;
   bool checked = false;
   std::string verdict;
-  std::string error;
+  std::string error;    // the run failed
+  std::string skipped;  // why the algorithm did not run (no GPU, a graph it does not take)
 };
 
 double median(std::vector<double> v) {
@@ -256,8 +334,10 @@ std::uint64_t reached_arcs(const sssp::CsrGraph& g, const std::vector<Value>& va
   return arcs;
 }
 
+// Times `run` from `source`; `answer`, if not null, receives the output of
+// the last repetition.
 Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, const sssp::CsrGraph& g,
-                    sssp::vertex_t source, const Options& o) {
+                    sssp::vertex_t source, const Options& o, RunOutput* answer) {
   Measurement m;
   m.algorithm = &a;
   m.source = source;
@@ -287,6 +367,7 @@ Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, co
     m.verified = v.ok;
     m.verdict = v.ok ? "correct" : v.message;
   }
+  if (answer != nullptr) *answer = std::move(out);
   return m;
 }
 
@@ -316,20 +397,23 @@ void print_counters_json(std::ostream& out, const sssp::Counters& c) {
       << ", \"kernel_launches\": " << c.kernel_launches << ", \"host_syncs\": " << c.host_syncs << "}";
 }
 
-void report(const Options& o, const sssp::CsrGraph& g, double load_s, double round_trip_us,
-            const std::vector<Measurement>& ms) {
+void report(const Options& o, const sssp::CsrGraph& g, const std::string& weights_warning, double load_s,
+            double round_trip_us, const std::vector<Measurement>& ms) {
   const auto& device = sssp::cuda::query_device();
   if (o.output == "json") {
     std::cout << "{\n  \"graph\": {\"name\": \"" << json_escape(g.name) << "\", \"vertices\": " << g.num_vertices()
-              << ", \"arcs\": " << g.num_edges() << ", \"load_seconds\": " << load_s << "},\n"
+              << ", \"arcs\": " << g.num_edges() << ", \"load_seconds\": " << load_s;
+    if (!weights_warning.empty()) std::cout << ", \"weights_ignored\": \"" << json_escape(weights_warning) << '"';
+    std::cout << "},\n"
               << "  \"device\": {\"available\": " << (device.available ? "true" : "false") << ", \"summary\": \""
               << json_escape(device.summary()) << "\", \"round_trip_us\": " << round_trip_us
               << "},\n  \"runs\": [";
     for (std::size_t i = 0; i < ms.size(); ++i) {
       const Measurement& m = ms[i];
       std::cout << (i ? "," : "") << "\n    {\"algorithm\": \"" << m.algorithm->name << "\", \"source\": " << m.source;
-      if (!m.error.empty()) {
-        std::cout << ", \"error\": \"" << json_escape(m.error) << "\"}";
+      if (!m.skipped.empty() || !m.error.empty()) {
+        std::cout << (m.skipped.empty() ? ", \"error\": \"" : ", \"skipped\": \"")
+                  << json_escape(m.skipped.empty() ? m.error : m.skipped) << "\"}";
         continue;
       }
       std::cout << ", \"times_ms\": [";
@@ -346,14 +430,14 @@ void report(const Options& o, const sssp::CsrGraph& g, double load_s, double rou
   }
   if (o.output == "csv") {
     std::cout << "algorithm,source,median_ms,mteps,iterations,vertices_processed,edges_relaxed,"
-                 "distance_updates,kernel_launches,host_syncs,peak_device_bytes,verified,error\n";
+                 "distance_updates,kernel_launches,host_syncs,peak_device_bytes,verified,error,skipped\n";
     for (const Measurement& m : ms) {
       const auto& c = m.counters;
       std::cout << m.algorithm->name << ',' << m.source << ',' << m.median_ms << ',' << m.mteps << ','
                 << c.iterations << ',' << c.vertices_processed << ',' << c.edges_relaxed << ','
                 << c.distance_updates << ',' << c.kernel_launches << ',' << c.host_syncs << ','
                 << m.peak_device_bytes << ',' << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ",\""
-                << m.error << "\"\n";
+                << m.error << "\",\"" << m.skipped << "\"\n";
     }
     return;
   }
@@ -366,10 +450,12 @@ void report(const Options& o, const sssp::CsrGraph& g, double load_s, double rou
   std::printf("%-26s %8s %11s %9s %10s %10s %11s %8s %6s %9s  %s\n", "algorithm", "source", "median ms", "MTEPS",
               "iterations", "vertices", "edges", "launches", "syncs", "peak MiB", "verified");
   for (const Measurement& m : ms) {
+    if (!m.skipped.empty()) {
+      std::printf("%-26s %8s  skipped: %s\n", m.algorithm->name.c_str(), "-", m.skipped.c_str());
+      continue;
+    }
     if (!m.error.empty()) {
-      const bool skipped = m.error.rfind("skipped", 0) == 0;
-      std::printf("%-26s %8s  %s%s\n", m.algorithm->name.c_str(), skipped ? "-" : std::to_string(m.source).c_str(),
-                  skipped ? "" : "FAILED: ", m.error.c_str());
+      std::printf("%-26s %8u  FAILED: %s\n", m.algorithm->name.c_str(), m.source, m.error.c_str());
       continue;
     }
     const auto& c = m.counters;
@@ -384,70 +470,127 @@ void report(const Options& o, const sssp::CsrGraph& g, double load_s, double rou
               o.reps, o.warmup);
 }
 
+// A weighted input keeps its own weights whatever --weights says: returns a
+// warning when it was given for one. Read again with every weight set to c, a
+// value the graph's first arc does not have, the file comes out unchanged
+// only if it has its own weights. A pipe cannot be read twice: not checked.
+std::string ignored_weights(const Options& o, const sssp::CsrGraph& graph) {
+  if (!o.weights_given || o.graph_file.empty() || graph.num_edges() == 0 ||
+      !std::filesystem::is_regular_file(o.graph_file)) {
+    return {};
+  }
+  sssp::ReadOptions probe = o.read;
+  const sssp::weight_t c = graph.weights[0] + 1;  // wraps to 0 at the largest weight, still different
+  probe.weights = sssp::WeightPolicy::uniform(c, c, 1);
+  if (sssp::to_csr(sssp::read_graph(o.graph_file, probe)).weights != graph.weights) return {};
+  return "--weights " + o.weights + " ignored: " + o.graph_file + " has weights of its own, which the runs use";
+}
+
+// One line per vertex, 0 first: its value, or INF where it is `unreached`.
+template <typename Value>
+void write_values(std::ostream& out, const std::vector<Value>& values, Value unreached) {
+  for (const Value v : values) {
+    if (v == unreached) {
+      out << "INF\n";
+    } else {
+      out << v << '\n';
+    }
+  }
+}
+
 int run(int argc, char** argv) {
   const Options o = parse_args(argc, argv);
   if (o.list) {
     for (const Algorithm& a : sssp::runner::algorithms()) {
-      std::printf("%-28s %s%s\n", a.name.c_str(), a.summary.c_str(), a.gpu ? " [GPU]" : "");
+      std::printf("%-28s %s%s%s\n", a.name.c_str(), a.summary.c_str(), a.gpu ? " [GPU]" : "", tuning_flags(a).c_str());
     }
     return 0;
   }
   const auto algorithms = select_algorithms(o.algos);
+  check_tuning(o.tuning, algorithms);
+  // Opened now, so that a path that cannot be written fails before the runs.
+  std::ofstream distances_file;
+  if (!o.write_distances.empty()) {
+    distances_file.open(o.write_distances);
+    if (!distances_file) throw sssp::InputError("--write-distances: cannot write " + o.write_distances);
+  }
   const auto load_start = std::chrono::steady_clock::now();
   sssp::CsrGraph graph;
+  std::string weights_warning;
   if (!o.graph_file.empty()) {
     if (o.progress) std::fprintf(stderr, "reading %s ...\n", o.graph_file.c_str());
     graph = sssp::load_graph_cached(o.graph_file, o.read, o.cache_dir);
+    weights_warning = ignored_weights(o, graph);
+    if (!weights_warning.empty()) std::fprintf(stderr, "sssp: warning: %s\n", weights_warning.c_str());
   } else {
     const std::string spec = o.generator.empty() ? kDefaultGenerator : o.generator;
     graph = sssp::to_csr(sssp::generate(spec, o.read.weights, o.seed));
   }
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto sources = choose_sources(o, graph);
+  if (!o.write_graph.empty()) sssp::write_dimacs(graph, o.write_graph);
 
   std::vector<Measurement> results;
   bool all_good = true;
+  // The answer --write-distances writes: the first run's, results[*answered].
+  std::optional<std::size_t> answered;
+  RunOutput answer;
   for (const Algorithm* a : algorithms) {
+    Measurement m;
+    m.algorithm = a;
     if (a->gpu && !sssp::cuda::query_device().available) {
-      Measurement m;
-      m.algorithm = a;
-      m.error = "skipped: " + sssp::cuda::query_device().reason;
+      m.skipped = sssp::cuda::query_device().reason;
       results.push_back(m);
       continue;
     }
     try {
-      const auto prepared = a->prepare(graph);
+      const auto prepared = a->prepare(graph, o.tuning);
       for (const sssp::vertex_t s : sources) {
-        results.push_back(measure(*a, prepared, graph, s, o));
+        const bool keep = distances_file.is_open() && !answered;
+        results.push_back(measure(*a, prepared, graph, s, o, keep ? &answer : nullptr));
+        if (keep) answered = results.size() - 1;
         all_good = all_good && (!results.back().checked || results.back().verified);
       }
+      continue;
     } catch (const sssp::NotImplemented& e) {
-      Measurement m;
-      m.algorithm = a;
       m.error = e.what();
-      results.push_back(m);
       all_good = false;
     } catch (const sssp::InputError& e) {
       // An algorithm that does not take this kind of graph (lab 05's matrix
       // of a large sparse graph, lab 06's ELL of a hub graph) says why.
-      Measurement m;
-      m.algorithm = a;
-      m.error = std::string("skipped: ") + e.what();
-      results.push_back(m);
+      m.skipped = e.what();
     } catch (const sssp::CudaError& e) {
-      Measurement m;
-      m.algorithm = a;
       m.error = std::string("CUDA error: ") + e.what();
-      results.push_back(m);
       all_good = false;
     }
+    results.push_back(m);
   }
   // The fixed cost of one host-driven iteration on this GPU, for comparing
   // with the time per iteration of the GPU algorithms.
   const bool any_gpu = std::any_of(algorithms.begin(), algorithms.end(), [](const Algorithm* a) { return a->gpu; });
   const double round_trip_us =
       any_gpu && sssp::cuda::query_device().available ? sssp::cuda::measure_round_trip_us() : -1.0;
-  report(o, graph, load_s, round_trip_us, results);
+  report(o, graph, weights_warning, load_s, round_trip_us, results);
+  if (distances_file.is_open()) {
+    if (!answered) {
+      distances_file.close();
+      std::filesystem::remove(o.write_distances);
+      std::fprintf(stderr, "sssp: --write-distances: no algorithm ran, %s not written\n", o.write_distances.c_str());
+      return 1;
+    }
+    const Measurement& first = results[*answered];
+    if (first.algorithm->bfs) {
+      write_values(distances_file, answer.levels, sssp::kUnreached);
+    } else {
+      write_values(distances_file, answer.dist, sssp::kInfinity);
+    }
+    distances_file.close();
+    if (!distances_file) throw sssp::InputError("--write-distances: writing " + o.write_distances + " failed");
+    if (o.output == "text") {
+      std::printf("%s of %s from source %u written to %s\n", first.algorithm->bfs ? "levels" : "distances",
+                  first.algorithm->name.c_str(), first.source, o.write_distances.c_str());
+    }
+  }
   return all_good ? 0 : 1;
 }
 

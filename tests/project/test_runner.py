@@ -13,6 +13,7 @@ from pathlib import Path
 
 BIN: Path
 REPO: Path
+TINY = Path(__file__).resolve().parents[2] / "datasets" / "tiny"
 
 
 def run(*args, binary="sssp-ref", timeout=120, stdin=None):
@@ -93,6 +94,91 @@ class Runs(unittest.TestCase):
         self.assertEqual(proc.returncode, 0)
         self.assertIn("lab01/dijkstra", proc.stdout)
 
+    def test_list_shows_each_algorithms_launch_options(self):
+        lines = {line.split()[0]: line for line in run("--list").stdout.splitlines()}
+        self.assertNotIn("--", lines["lab01/dijkstra"])
+        if "lab04/extract-min-dijkstra" not in lines:
+            self.skipTest("built without the GPU labs")
+        self.assertTrue(lines["lab04/extract-min-dijkstra"].endswith("--block-size --rounds-per-check"))
+        self.assertTrue(lines["lab07/locality"].endswith("--block-size --depth --vertices-per-thread"))
+        self.assertIn("lab05/gpu-naive-streams", lines)
+
+    def test_write_distances_writes_the_first_run(self):
+        # The first algorithm of --list order that ran, from the first source:
+        # lab01/dijkstra from x (CLRS Figure 24.6, hand-checked in the file).
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "dist.txt"
+            proc = run("--graph", TINY / "clrs_dijkstra.gr", "--algo", "lab01/bellman-ford", "--algo",
+                       "lab01/dijkstra", "--source", 2, "--source", 0, "--write-distances", out)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(out.read_text(), "11\n19\n0\n16\n4\n")
+            self.assertIn(f"distances of lab01/dijkstra from source 2 written to {out}", proc.stdout)
+            # Unreachable vertices are INF; a BFS writes levels.
+            proc = run("--gen", "chain:3", "--source", 1, "--algo", "lab01/bfs", "--write-distances", out)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(out.read_text(), "INF\n0\n1\n")
+
+    def test_write_distances_without_a_run_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "dist.txt"
+            proc = run("--gen", "chain:3", "--algo", "lab01/dijkstra", "--write-distances", out, binary="sssp")
+            if "not implemented yet" not in proc.stdout:
+                self.skipTest("labs/lab01_serial is no longer the untouched skeleton")
+            self.assertEqual(proc.returncode, 1)
+            self.assertIn("no algorithm ran", proc.stderr)
+            self.assertFalse(out.exists())
+
+    def test_write_graph_is_the_graph_the_runs_used(self):
+        # A PACE topology weighted by --weights: the written DIMACS file holds
+        # those weights, and read back it gives the same distances.
+        with tempfile.TemporaryDirectory() as tmp:
+            pace, written = Path(tmp) / "road.gr", Path(tmp) / "weighted.gr"
+            first, again = Path(tmp) / "first.txt", Path(tmp) / "again.txt"
+            pace.write_text("p tw 4 3\n1 2\n2 3\n3 4\n")
+            proc = run("--graph", pace, "--weights", "7:7", "--algo", "lab01/dijkstra", "--write-graph", written,
+                       "--write-distances", first)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            arcs = [line for line in written.read_text().splitlines() if not line.startswith("c")]
+            self.assertEqual(arcs[0], "p sp 4 6")
+            self.assertEqual(sorted(arcs[1:]), ["a 1 2 7", "a 2 1 7", "a 2 3 7", "a 3 2 7", "a 3 4 7", "a 4 3 7"])
+            proc = run("--graph", written, "--algo", "lab01/dijkstra", "--write-distances", again)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(again.read_text(), "0\n7\n14\n21\n")
+            self.assertEqual(first.read_text(), again.read_text())
+
+    def test_weights_for_a_weighted_file_are_reported_as_ignored(self):
+        # They used to be ignored without a word: the file's own weights win.
+        proc = run("--graph", TINY / "clrs_dijkstra.gr", "--weights", "unit", "--algo", "lab01/dijkstra",
+                   "--output", "json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("sssp: warning: --weights unit ignored", proc.stderr)
+        self.assertIn("has weights of its own", json.loads(proc.stdout)["graph"]["weights_ignored"])
+        proc = run("--graph", TINY / "clrs_dijkstra.gr", "--algo", "lab01/dijkstra", "--output", "json")
+        self.assertNotIn("warning", proc.stderr)
+        self.assertNotIn("weights_ignored", json.loads(proc.stdout)["graph"])
+
+    def test_a_graph_an_algorithm_does_not_take_is_skipped_not_an_error(self):
+        proc = run("--gen", "chain:20001", "--algo", "lab01/bfs", "--algo", "lab05/cpu-naive", "--reps", 1,
+                   "--output", "json")
+        if "unknown algorithm" in proc.stderr:
+            self.skipTest("built without the GPU labs")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = {r["algorithm"]: r for r in json.loads(proc.stdout)["runs"]}
+        self.assertIn("at most 20000 vertices", runs["lab05/cpu-naive"]["skipped"])
+        self.assertNotIn("error", runs["lab05/cpu-naive"])
+        self.assertNotIn("skipped", runs["lab01/bfs"])
+
+    def test_launch_options_reach_the_algorithms_that_have_them(self):
+        # Valid values everywhere; without a GPU the algorithms are skipped,
+        # with one they run with these values and must still be right.
+        proc = run("--gen", "grid:20x20", "--algo", "lab04/", "--algo", "lab06/", "--block-size", 64,
+                   "--rounds-per-check", 3, "--reps", 1, "--output", "json")
+        if "unknown algorithm" in proc.stderr:
+            self.skipTest("built without the GPU labs")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for r in json.loads(proc.stdout)["runs"]:
+            self.assertTrue("skipped" in r or r["verified"], r)
+
     def test_skeleton_runner_names_the_missing_task(self):
         proc = run("--algo", "lab01/dijkstra", "--gen", "chain:10", binary="sssp")
         if "not implemented yet" not in proc.stdout:
@@ -160,11 +246,41 @@ class BadInput(unittest.TestCase):
 
     def test_numeric_options_take_digits_only(self):
         # std::stoull took " -3" and wrapped it to 2^64 - 3.
-        for option in ("--seed", "--source", "--random-sources", "--reps", "--warmup"):
+        for option in ("--seed", "--source", "--random-sources", "--reps", "--warmup", "--block-size",
+                       "--rounds-per-check", "--depth", "--vertices-per-thread"):
             for bad in (" -3", "-3", "+3", "3 ", "1e3", "0x10", "18446744073709551616"):
                 self.expect_error(["--gen", "chain:3", option, bad], f"{option} needs an integer")
         self.expect_error(["--gen", "chain:3", "--reps", "0"], "--reps needs an integer from 1")
         self.expect_error(["--gen", "chain:3", "--warmup", "100001"], "to 100000")
+        # Used to fall back to source 0.
+        self.expect_error(["--gen", "chain:3", "--random-sources", "0"], "--random-sources needs an integer from 1")
+
+    def test_launch_option_an_algorithm_does_not_have(self):
+        self.expect_error(["--algo", "lab01/dijkstra", "--block-size", "64"], "lab01/dijkstra has no --block-size")
+        # All algorithms by default: lab 01's have no launch parameters.
+        self.expect_error(["--depth", "2"], "lab01/dijkstra has no --depth")
+
+    def test_launch_option_values(self):
+        if "lab02/frontier-sssp" not in run("--list").stdout:
+            self.skipTest("built without the GPU labs")
+        self.expect_error(["--algo", "lab02/", "--rounds-per-check", "4"],
+                          "lab02/frontier-sssp has no --rounds-per-check")
+        self.expect_error(["--algo", "lab05/gpu-streams", "--block-size", "64"],
+                          "lab05/gpu-streams has no --block-size")
+        for args, phrase in ((["lab02/", "--block-size", "0"], "--block-size 0: lab02/frontier-sssp takes 1 to 1024"),
+                             (["lab03/", "--block-size", "1025"], "takes 1 to 1024"),
+                             (["lab04/", "--block-size", "96"], "takes a power of two from 32 to 1024"),
+                             (["lab06/csr-vector", "--block-size", "48"], "takes a multiple of 32"),
+                             (["lab06/", "--rounds-per-check", "0"], "takes at least 1"),
+                             (["lab07/", "--depth", "9"], "--depth 9: lab07/locality takes 1 to 8"),
+                             (["lab07/", "--vertices-per-thread", "3"], "takes 1, 2 or 4")):
+            self.expect_error(["--algo", *args], phrase)
+
+
+    def test_unwritable_output_files(self):
+        for option in ("--write-distances", "--write-graph"):
+            self.expect_error(["--gen", "chain:3", "--algo", "lab01/bfs", option, "/nonexistent/dir/file"],
+                              "/nonexistent/dir/file")
 
     def test_declared_vertex_count_is_not_trusted(self):
         # 25 bytes declaring 2^28 vertices: 3.67 GB of memory, 1 GiB of cache,

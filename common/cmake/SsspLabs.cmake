@@ -101,45 +101,72 @@ endfunction()
 
 # Deliberately wrong versions of a lab's solution (tests/project/mutants.json),
 # each built against the lab's tests as flavour "mutant:<name>", so the project
-# tests can show that the graded tests catch them.
+# tests can show that the graded tests catch them. For the labs named in
+# SSSP_TASK_REVERTS (or ALL), also the solution with one task N left
+# unfinished as in the skeleton, flavour "revert:<N>", for
+# tests/project/check_tasks.py: many builds, so only where asked.
+set(SSSP_TASK_REVERTS "" CACHE STRING "Labs (or ALL) to build once per task with that task reverted to its skeleton")
+
 function(sssp_add_mutants lab kind)
   set(spec "${PROJECT_SOURCE_DIR}/tests/project/mutants.json")
-  file(READ "${spec}" json)
-  string(JSON count ERROR_VARIABLE missing LENGTH "${json}" ${lab})
-  if(missing OR count EQUAL 0)
-    return()
-  endif()
   set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${lab}")
   file(GLOB solution_files "${solution_dir}/*")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}" ${solution_files})
-  get_target_property(lab_sources ${lab}_solution SOURCES)
-  math(EXPR last "${count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON name GET "${json}" ${lab} ${i} name)
-    set(dir "${PROJECT_BINARY_DIR}/mutants/${lab}/${name}")
-    if(NOT TARGET ${lab}_mutant_${name})  # a lab with cpu and gpu tests makes each mutant once
-      execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
-                              "${spec}" ${lab} ${name} "${solution_dir}" "${dir}"
-                      RESULT_VARIABLE failed)
-      if(failed)
-        message(FATAL_ERROR "mutant ${lab}/${name} could not be made (see above)")
-      endif()
-      set(sources "")
-      foreach(source IN LISTS lab_sources)
-        get_filename_component(file "${source}" NAME)
-        list(APPEND sources "${dir}/${file}")
+  file(READ "${spec}" json)
+  string(JSON count ERROR_VARIABLE missing LENGTH "${json}" ${lab})
+  if(NOT missing AND count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${json}" ${lab} ${i} name)
+      _sssp_add_variant(${lab} ${kind} mutant_${name} "mutant:${name}" "mutants/${lab}/${name}"
+                        "${spec}" ${lab} ${name})
+    endforeach()
+  endif()
+  if(lab IN_LIST SSSP_TASK_REVERTS OR SSSP_TASK_REVERTS STREQUAL "ALL")
+    set(tasks "")
+    foreach(file IN LISTS solution_files)
+      file(STRINGS "${file}" regions REGEX "// BEGIN SOLUTION task [0-9]+:")
+      foreach(region IN LISTS regions)
+        string(REGEX MATCH "task ([0-9]+):" _ "${region}")
+        list(APPEND tasks ${CMAKE_MATCH_1})
       endforeach()
-      add_library(${lab}_mutant_${name} STATIC ${sources})
-      target_include_directories(${lab}_mutant_${name} PUBLIC "${dir}")
-      target_link_libraries(${lab}_mutant_${name} PUBLIC sssp_common)
-      if(TARGET sssp_cuda)
-        target_link_libraries(${lab}_mutant_${name} PUBLIC sssp_cuda)
-      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES tasks)
+    foreach(task IN LISTS tasks)
+      _sssp_add_variant(${lab} ${kind} revert_task${task} "revert:${task}" "reverts/${lab}/task${task}"
+                        --revert-task ${lab} ${task})
+    endforeach()
+  endif()
+endfunction()
+
+# One variant of a lab's solution, written by make_mutant.py (its arguments
+# before the solution and output directories: ARGN) into <subdir> of the build
+# directory, and its test program test_<lab>_<kind>_<name>, listed as <flavour>.
+function(_sssp_add_variant lab kind name flavour subdir)
+  set(dir "${PROJECT_BINARY_DIR}/${subdir}")
+  if(NOT TARGET ${lab}_${name})  # a lab with cpu and gpu tests makes each variant once
+    execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
+                            ${ARGN} "${PROJECT_SOURCE_DIR}/solutions/${lab}" "${dir}"
+                    RESULT_VARIABLE failed)
+    if(failed)
+      message(FATAL_ERROR "${flavour} of ${lab} could not be made (see above)")
     endif()
-    set(exe test_${lab}_${kind}_mutant_${name})
-    add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
-    target_link_libraries(${exe} PRIVATE ${lab}_mutant_${name} sssp_test_support GTest::gtest)
-    set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
-                 "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"mutant:${name}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
-  endforeach()
+    get_target_property(lab_sources ${lab}_solution SOURCES)
+    set(sources "")
+    foreach(source IN LISTS lab_sources)
+      get_filename_component(file "${source}" NAME)
+      list(APPEND sources "${dir}/${file}")
+    endforeach()
+    add_library(${lab}_${name} STATIC ${sources})
+    target_include_directories(${lab}_${name} PUBLIC "${dir}")
+    target_link_libraries(${lab}_${name} PUBLIC sssp_common)
+    if(TARGET sssp_cuda)
+      target_link_libraries(${lab}_${name} PUBLIC sssp_cuda)
+    endif()
+  endif()
+  set(exe test_${lab}_${kind}_${name})
+  add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
+  target_link_libraries(${exe} PRIVATE ${lab}_${name} sssp_test_support GTest::gtest)
+  set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
+               "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
 endfunction()

@@ -16,6 +16,8 @@ mutant is "not verifiable here". The last line on stdout is the summary.
 Exit status: 0 when every mutant is caught, 1 when a must_fail test passes or
 is no test of the lab, 77 (CTest: skipped) when no mutant could be verified.
 """
+from __future__ import annotations
+
 import argparse
 import concurrent.futures
 import json
@@ -29,47 +31,64 @@ import grade  # noqa: E402  (tests/grade.py: the same test runner the grader use
 MUTANTS = Path(__file__).resolve().parent / "mutants.json"
 
 
+GPU_JOBS = min(os.cpu_count() or 1, 4)
+
+
+def add_variant_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hidden-graphs")
+    # Lower than the grader's default: CI runs two test processes at a time,
+    # and a variant that grows without bound would take all of its cap.
+    parser.add_argument("--memory-limit", type=int, default=1024, metavar="MIB",
+                        help="data-segment cap per test process (default 1024 MiB)")
+    parser.add_argument("--gpu-jobs", type=int, default=GPU_JOBS, metavar="N",
+                        help=f"GPU test processes at a time (default {GPU_JOBS}; the grader runs one)")
+
+
+def variant_programs(manifest: dict, prefix: str, labs: list[str] | None) -> dict[tuple[str, str], list]:
+    """The test programs of each variant of flavour PREFIX:NAME, by (lab, NAME).
+    A variant of a lab with cpu and gpu tests has two: its tests may be in
+    either, so its results are pooled."""
+    programs: dict[tuple[str, str], list[grade.Program]] = {}
+    for exe in manifest["executables"]:
+        if exe["flavour"].startswith(f"{prefix}:") and (not labs or exe["lab"] in labs):
+            programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(
+                grade.Program(exe["path"], exe["kind"]))
+    return programs
+
+
+def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gpu_jobs: int
+                 ) -> dict[tuple[str, str], dict[str, grade.Result]]:
+    """Runs every graded test of every variant, all at once (independent
+    processes: CPU tests by CPU count, GPU tests gpu_jobs at a time); returns
+    the results by variant and test name."""
+    every_program = [p for ps in programs.values() for p in ps]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        names = dict(zip(every_program, pool.map(runner.list_tests, every_program)))
+    jobs = {key: [(p, grade.Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]]
+            for key, ps in programs.items()}
+    runner.run_all([job for variant_jobs in jobs.values() for job in variant_jobs], gpu_workers=gpu_jobs)
+    return {key: {r.name: r for _, r in variant_jobs} for key, variant_jobs in jobs.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", required=True)
-    parser.add_argument("--hidden-graphs")
     parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
-    # Lower than the grader's default: CI runs two test processes at a time,
-    # and a mutant that grows without bound would take all of its cap.
-    parser.add_argument("--memory-limit", type=int, default=1024, metavar="MIB",
-                        help="data-segment cap per test process (default 1024 MiB)")
-    cpus = os.cpu_count() or 1
-    parser.add_argument("--gpu-jobs", type=int, default=min(cpus, 4), metavar="N",
-                        help=f"GPU test processes at a time (default {min(cpus, 4)}; the grader runs one)")
+    add_variant_options(parser)
     args = parser.parse_args()
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries}
                for lab, entries in json.loads(MUTANTS.read_text()).items() if not lab.startswith("_")}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
     runner = grade.Runner(grade.TEST_TIMEOUT, args.memory_limit, hidden)
-    # A mutant of a lab with cpu and gpu tests has two test programs: its
-    # must_fail tests may be in either, so the results are pooled per mutant.
-    programs: dict[tuple[str, str], list[grade.Program]] = {}
-    for exe in manifest["executables"]:
-        if exe["flavour"].startswith("mutant:") and (not args.lab or exe["lab"] in args.lab):
-            programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(
-                grade.Program(exe["path"], exe["kind"]))
-    if not programs:
+    jobs = run_variants(runner, variant_programs(manifest, "mutant", args.lab), args.gpu_jobs)
+    if not jobs:
         print(f"no mutants were built in {args.build_dir} (graded_tests.json lists none"
               f"{' of ' + ', '.join(args.lab) if args.lab else ''})", file=sys.stderr)
         return 1
 
-    # Every mutant's tests are independent processes: list and run them all at once.
-    every_program = [p for ps in programs.values() for p in ps]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=cpus) as pool:
-        names = dict(zip(every_program, pool.map(runner.list_tests, every_program)))
-    jobs = {key: [(p, grade.Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]]
-            for key, ps in programs.items()}
-    runner.run_all([job for mutant_jobs in jobs.values() for job in mutant_jobs], gpu_workers=args.gpu_jobs)
-
     problems, verified, unverifiable = [], 0, 0
-    for (lab, name), mutant_jobs in jobs.items():
-        results = {r.name: r for _, r in mutant_jobs}
+    for (lab, name), results in jobs.items():
         must_fail = mutants[lab][name]["must_fail"]
         caught = [t for t, r in results.items() if r.status in ("failed", "timeout")]
         skipped = [t for t in must_fail if t in results and results[t].status == "skipped"]

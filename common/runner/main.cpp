@@ -84,7 +84,8 @@ output:
   --no-verify           skip the certificate check
   --write-distances FILE  the answer of the first run: the first algorithm of --list order
                         that ran, from the first source, its last repetition; one line per
-                        vertex 0, 1, ...: its distance (a BFS: its level) or INF
+                        vertex 0, 1, ...: its distance (a BFS: its level) or INF; when
+                        no algorithm ran: no file, exit status 1
   --write-graph FILE    the graph as the runs used it (weights included) as DIMACS 'p sp',
                         vertex v as v + 1
   --progress            report each repetition on stderr (default when stderr is a terminal)

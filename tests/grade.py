@@ -7,6 +7,7 @@ and write Gradescope results.json and JUnit XML.
     python3 tests/grade.py --hidden-graphs DIR   instructors: add hidden graphs
     python3 tests/grade.py --flavour solution    grade the reference solutions
     python3 tests/grade.py --build-gpu-labs      build the GPU tests on a machine without a GPU
+    python3 tests/grade.py --submission DIR      instructors: grade a student's submitted lab files
 
 Only what grading needs is built: the course's test support and, per lab,
 the graded test programs of the flavour graded (for a student: labs/, never
@@ -328,8 +329,8 @@ def compiler_errors(build_output: str) -> str:
     return cut("\n".join(lines[first:]).strip())
 
 
-def configure(build_dir: Path, data_dir: str | None) -> None:
-    command = ["cmake", "-S", str(REPO), "-B", str(build_dir)]
+def configure(build_dir: Path, data_dir: str | None, labs_dir: Path) -> None:
+    command = ["cmake", "-S", str(REPO), "-B", str(build_dir), f"-DSSSP_LABS_DIR={labs_dir}"]
     if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
         command += ["-G", "Ninja"]
     if data_dir is not None:
@@ -337,6 +338,43 @@ def configure(build_dir: Path, data_dir: str | None) -> None:
     print("+", " ".join(command), flush=True)
     if subprocess.run(command).returncode != 0:
         raise GradingError("configuring the build failed (see the output above)")
+
+
+def editable_files(lab: str) -> set[str]:
+    """The files of labs/<lab>/ a student edits: those with a task region in the solution."""
+    return {p.name for p in (REPO / "solutions" / lab).iterdir()
+            if p.is_file() and "// BEGIN SOLUTION task" in p.read_text(errors="replace")}
+
+
+def take_submission(submission: Path, labs: list[str], copy: Path) -> tuple[list[str], list[str]]:
+    """Writes labs/ to `copy` with the submitted lab files over it. A file is
+    taken at <lab>/<file> anywhere in the submission, or at its top level when
+    one lab has a file of that name; anything else (a header, a test, a
+    symbolic link) is ignored. Returns the labs submitted and the files ignored."""
+    if not submission.is_dir():
+        raise GradingError(f"--submission: {submission} is not a directory")
+    editable = {lab: editable_files(lab) for lab in labs}
+    owners: dict[str, list[str]] = {}
+    for lab, names in editable.items():
+        for name in names:
+            owners.setdefault(name, []).append(lab)
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(REPO / "labs", copy)
+    taken: set[tuple[str, str]] = set()
+    ignored = []
+    for path in sorted(submission.rglob("*")):
+        relative = path.relative_to(submission)
+        if path.is_dir() and not path.is_symlink():
+            continue
+        lab = relative.parent.name if relative.parent.name in editable else None
+        if lab is None and relative.parent == Path(".") and len(owners.get(relative.name, [])) == 1:
+            lab = owners[relative.name][0]
+        if path.is_symlink() or lab is None or relative.name not in editable[lab] or (lab, relative.name) in taken:
+            ignored.append(str(relative))
+            continue
+        taken.add((lab, relative.name))
+        shutil.copyfile(path, copy / lab / relative.name)
+    return sorted({lab for lab, _ in taken}, key=labs.index), ignored
 
 
 def check_hidden_graphs(manifest: dict, directory: Path) -> None:
@@ -391,7 +429,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     if hidden is not None and not hidden.is_dir():
         raise GradingError(f"--hidden-graphs: {hidden} is not a directory")
     if not args.no_build:
-        configure(build_dir, args.data_dir)
+        configure(build_dir, args.data_dir, args.labs_dir)
     manifest_path = build_dir / "graded_tests.json"
     if not manifest_path.exists():
         raise GradingError(f"{manifest_path} is missing: build the project first (or drop --no-build)")
@@ -577,6 +615,9 @@ def main(argv: list[str]) -> int:
                         help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)")
     parser.add_argument("--data-dir", help="directory with the real graphs (default: the build's SSSP_DATA_DIR)")
     parser.add_argument("--hidden-graphs", help="directory of hidden graph files (instructors)")
+    parser.add_argument("--submission", metavar="DIR",
+                        help="grade the lab files in DIR (a student's submission) in place of labs/; other "
+                             "files are ignored and listed; the labs graded are those submitted, or --lab")
     parser.add_argument("--timeout", type=float, default=TEST_TIMEOUT,
                         help=f"seconds per test (default {TEST_TIMEOUT:g})")
     parser.add_argument("--build-gpu-labs", action="store_true",
@@ -596,6 +637,7 @@ def main(argv: list[str]) -> int:
     results_json = Path(args.results_json) if args.results_json else build_dir / "grading" / "results.json"
     junit = Path(args.junit) if args.junit else build_dir / "grading" / "junit.xml"
 
+    notes: list[str] = []  # for the top of results.json
     try:
         rubric = json.loads(RUBRIC.read_text())
         all_labs = [lab for lab in rubric if not lab.startswith("_")]
@@ -603,6 +645,19 @@ def main(argv: list[str]) -> int:
         unknown = [lab for lab in labs if lab not in rubric]
         if unknown:
             raise GradingError(f"unknown lab '{unknown[0]}'; the rubric has: {', '.join(all_labs)}")
+        args.labs_dir = REPO / "labs"
+        if args.submission:
+            if args.no_build or args.flavour != "student":
+                raise GradingError("--submission grades a student's files: it needs a build and --flavour student")
+            args.labs_dir = Path(args.build_dir).resolve() / "submission" / "labs"
+            submitted, ignored = take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
+            if ignored:
+                notes.append("Ignored, not lab files a student edits: " + ", ".join(ignored))
+                print(notes[-1])
+            if not submitted:
+                editable = ", ".join(f"{lab}/{name}" for lab in labs for name in sorted(editable_files(lab)))
+                raise GradingError(f"the submission holds no lab file to grade; expected any of: {editable}")
+            labs = args.lab or submitted
         if args.expect == "zero" and args.flavour == "student":
             # A student's own work is no untouched skeleton: say so instead of failing.
             edited = hand_edited_labs(labs)
@@ -624,7 +679,7 @@ def main(argv: list[str]) -> int:
     message = ("GRADING INCOMPLETE: this grader could not run every graded test, so the score below is "
                "partial. Instructors: grade on a machine with a GPU, the datasets and --hidden-graphs, or "
                "pass --allow-skips to accept it." if skips_refused else "")
-    write_gradescope(reports, results_json, message)
+    write_gradescope(reports, results_json, "\n\n".join([message, *notes]).strip())
     write_junit(reports, junit)
     print(f"\nreports: {results_json}, {junit}")
     if skips_refused:

@@ -1,7 +1,7 @@
 # Helpers that give every lab the same shape.
 #
 #   sssp_add_lab(<lab> <CPU|GPU> SOURCES <files>... [PROGRAMS <files>...])
-#     Builds <lab>_student from labs/<lab>/<files> and <lab>_solution from
+#     Builds <lab>_student from labs/<lab>/<files> (SSSP_LABS_DIR) and <lab>_solution from
 #     solutions/<lab>/<files>. Each library sees its own directory first, so
 #     `#include "lab01.hpp"` finds the flavour's own header. Each PROGRAMS
 #     file (e.g. reduce_bench.cpp) becomes an executable in bin/, linked with
@@ -15,6 +15,9 @@
 #     graded_tests.json in the build directory, which the grader reads, and so
 #     are the lab's mutants (tests/project/mutants.json), flavour mutant:<name>.
 
+# The student's code: labs/, or the copy with a submission's files that
+# tests/grade.py --submission grades (grade.py always sets it).
+set(SSSP_LABS_DIR "${PROJECT_SOURCE_DIR}/labs" CACHE PATH "Directory of the student's labs")
 set(SSSP_TEST_TIMEOUT 60 CACHE STRING "Per-test timeout in seconds (an endless loop must not hang grading)")
 
 function(sssp_add_lab lab kind)
@@ -27,7 +30,7 @@ function(sssp_add_lab lab kind)
   endif()
   foreach(flavour student solution)
     if(flavour STREQUAL "student")
-      set(dir "${PROJECT_SOURCE_DIR}/labs/${lab}")
+      set(dir "${SSSP_LABS_DIR}/${lab}")
     else()
       set(dir "${PROJECT_SOURCE_DIR}/solutions/${lab}")
     endif()

@@ -223,6 +223,36 @@ class StudentBuild(GraderRun):
             self.assertTrue(all(s["missing"] == "no GPU" and "--build-gpu-labs" in s["reason"] for s in skipped))
 
 
+class Submission(GraderRun):
+    def test_only_the_files_a_student_edits_are_graded_and_the_rest_listed(self):
+        # A cmake that records its configure line (the tree is built): the
+        # labs it is pointed at are the submission's.
+        fake = self.scratch / "bin"
+        fake.mkdir()
+        log = self.scratch / "cmake.log"
+        (fake / "cmake").write_text(f"#!{sys.executable}\nimport sys\n"
+                                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
+        (fake / "cmake").chmod(0o755)
+        submission = self.scratch / "submission"
+        (submission / "labs" / LAB).mkdir(parents=True)
+        (submission / "labs" / LAB / "dijkstra.cpp").write_text("// my Dijkstra\n")
+        (submission / "bfs.cpp").write_text("// my BFS, at the top level\n")
+        (submission / "labs" / LAB / "lab01.hpp").write_text("// a header the tests rely on\n")
+        (submission / "NOTES.md").write_text("notes\n")
+        env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+        proc = self.grade("--submission", str(submission), "--results-json", str(self.results_path),
+                          "--allow-skips", build=True, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        copy = BUILD / "submission" / "labs"
+        self.assertIn(f"-DSSSP_LABS_DIR={copy}", log.read_text().splitlines()[0])
+        self.assertEqual((copy / LAB / "dijkstra.cpp").read_text(), "// my Dijkstra\n")
+        self.assertEqual((copy / LAB / "bfs.cpp").read_text(), "// my BFS, at the top level\n")
+        self.assertEqual((copy / LAB / "lab01.hpp").read_text(), (REPO / "labs" / LAB / "lab01.hpp").read_text())
+        self.assertIn("Ignored, not lab files a student edits: NOTES.md, labs/lab01_serial/lab01.hpp",
+                      self.results()["output"])
+        self.assertEqual({t["name"].split(": ")[0] for t in self.results()["tests"]}, {LAB}, "only labs submitted")
+
+
 class WrongSubmissions(unittest.TestCase):
     """Mutants of tests/project/mutants.json that crash, loop or grow without bound."""
 

@@ -70,6 +70,19 @@ def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gp
     return {key: {r.name: r for _, r in variant_jobs} for key, variant_jobs in jobs.items()}
 
 
+def summarise(what: str, problems: list[str], verified: int, unverifiable: int) -> int:
+    """Prints the problems (stderr) and then the summary, last on stdout;
+    returns the exit status: 1 on a problem, 77 when nothing was verified."""
+    sys.stdout.flush()  # the problems follow the lines already printed
+    for problem in problems:
+        print(f"FAILED: {problem}", file=sys.stderr, flush=True)
+    print(f"{what}: verified {verified}, not verifiable here {unverifiable}, {len(problems)} problems",
+          flush=True)
+    if problems:
+        return 1
+    return 0 if verified else 77
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", required=True)
@@ -105,14 +118,7 @@ def main() -> int:
             print(f"  not verifiable here: {', '.join(skipped)} skipped ({'; '.join(reasons)})")
         elif all(results.get(t) and results[t].status in ("failed", "timeout") for t in must_fail):
             verified += 1
-    sys.stdout.flush()  # the problems, on stderr, follow the per-mutant lines
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr, flush=True)
-    print(f"{len(jobs)} mutants: verified {verified}, not verifiable here {unverifiable}, "
-          f"{len(problems)} problems", flush=True)
-    if problems:
-        return 1
-    return 0 if verified else 77
+    return summarise(f"{len(jobs)} mutants", problems, verified, unverifiable)
 
 
 if __name__ == "__main__":

@@ -98,14 +98,7 @@ def check_reverts(args: argparse.Namespace, rubric: dict) -> int:
             unverifiable += 1
         print(f"{lab} task {task}: {len(failing[task])} of {len(r)} graded tests fail with it unfinished, "
               f"{len(listed) - len(ran)} of its {len(listed)} skipped here")
-    sys.stdout.flush()  # the problems, on stderr, follow the per-task lines
-    for problem in problems:
-        print(f"FAILED: {problem}", file=sys.stderr, flush=True)
-    print(f"{len(results)} tasks: verified {verified}, not verifiable here {unverifiable}, "
-          f"{len(problems)} problems", flush=True)
-    if problems:
-        return 1
-    return 0 if verified else 77
+    return check_mutants.summarise(f"{lab}, {len(results)} tasks", problems, verified, unverifiable)
 
 
 def main() -> int:

@@ -54,6 +54,16 @@ class GraderRun(unittest.TestCase):
     def results(self) -> dict:
         return json.loads(self.results_path.read_text())
 
+    def recording_cmake(self) -> tuple[dict, Path]:
+        """An environment whose cmake only appends its arguments to a log (the
+        tree is built already), and that log."""
+        fake, log = self.scratch / "bin", self.scratch / "cmake.log"
+        fake.mkdir()
+        (fake / "cmake").write_text(f"#!{sys.executable}\nimport sys\n"
+                                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
+        (fake / "cmake").chmod(0o755)
+        return dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}"), log
+
 
 class ForgedResults(GraderRun):
     def test_a_forging_submission_scores_zero(self):
@@ -191,21 +201,15 @@ class StudentBuild(GraderRun):
     def test_grading_builds_the_students_programs_only_and_no_gpu_test_without_a_gpu(self):
         # A cmake that records what it is asked to build (the tree is built)
         # and an nvidia-smi that finds no GPU, as on a student's laptop.
-        fake = self.scratch / "bin"
-        fake.mkdir()
-        log = self.scratch / "cmake.log"
-        (fake / "cmake").write_text(f"#!{sys.executable}\nimport sys\n"
-                                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
-        (fake / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
-        for tool in fake.iterdir():
-            tool.chmod(0o755)
+        env, log = self.recording_cmake()
+        (self.scratch / "bin" / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+        (self.scratch / "bin" / "nvidia-smi").chmod(0o755)
         manifest = json.loads((BUILD / "graded_tests.json").read_text())
         kinds: dict[str, set[str]] = {}
         for e in manifest["executables"]:
             kinds.setdefault(e["lab"], set()).add(e["kind"])
         gpu_lab = next((lab for lab, k in kinds.items() if k == {"gpu"}), None)  # none in a CPU-only build
         labs = [LAB] + ([gpu_lab] if gpu_lab else [])
-        env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
         proc = self.grade(*[arg for lab in labs for arg in ("--lab", lab)], "--hidden-graphs", str(TINY),
                           "--results-json", str(self.results_path), "--allow-skips", build=True, env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -227,19 +231,13 @@ class Submission(GraderRun):
     def test_only_the_files_a_student_edits_are_graded_and_the_rest_listed(self):
         # A cmake that records its configure line (the tree is built): the
         # labs it is pointed at are the submission's.
-        fake = self.scratch / "bin"
-        fake.mkdir()
-        log = self.scratch / "cmake.log"
-        (fake / "cmake").write_text(f"#!{sys.executable}\nimport sys\n"
-                                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
-        (fake / "cmake").chmod(0o755)
+        env, log = self.recording_cmake()
         submission = self.scratch / "submission"
         (submission / "labs" / LAB).mkdir(parents=True)
         (submission / "labs" / LAB / "dijkstra.cpp").write_text("// my Dijkstra\n")
         (submission / "bfs.cpp").write_text("// my BFS, at the top level\n")
         (submission / "labs" / LAB / "lab01.hpp").write_text("// a header the tests rely on\n")
         (submission / "NOTES.md").write_text("notes\n")
-        env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
         proc = self.grade("--submission", str(submission), "--results-json", str(self.results_path),
                           "--allow-skips", build=True, env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr)

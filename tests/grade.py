@@ -451,7 +451,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
         left_out = ""
         if skip_gpu and any(p.kind == "gpu" for p in programs):
             programs = [p for p in programs if p.kind != "gpu"]
-            left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L lists none), so the GPU test "
+            left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*), so the GPU test "
                         "programs were not built; --build-gpu-labs builds and runs them anyway")
             if not programs:
                 reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing_for(left_out) or ""))

@@ -14,6 +14,12 @@
 #     graphs, so no HiddenGraphs test skips there. Both flavours are listed in
 #     graded_tests.json in the build directory, which the grader reads, and so
 #     are the lab's mutants (tests/project/mutants.json), flavour mutant:<name>.
+#
+#   sssp_add_given_code_test(<lab> <name> SOURCES <files>... [LABELS <labels>...])
+#     Tests code a lab gives the student (option checks, data structures):
+#     not a task, so not graded, and built against the solution only, as
+#     test_<lab>_<name>; its tests are <lab>.<name>.* with the labels project,
+#     <lab> and LABELS.
 
 # The student's code: labs/, or the copy with a submission's files that
 # tests/grade.py --submission grades (grade.py always sets it).
@@ -172,4 +178,19 @@ function(_sssp_add_variant lab kind name flavour subdir)
   target_link_libraries(${exe} PRIVATE ${lab}_${name} sssp_test_support GTest::gtest)
   set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
                "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
+endfunction()
+
+function(sssp_add_given_code_test lab name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LABELS" ${ARGN})
+  if(NOT TARGET ${lab}_solution)
+    return()  # a GPU lab in a build without CUDA
+  endif()
+  set(exe test_${lab}_${name})
+  add_executable(${exe} ${ARG_SOURCES})
+  target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
+  sssp_set_warnings(${exe})
+  set(labels project ${lab} ${ARG_LABELS})
+  gtest_discover_tests(${exe} TEST_PREFIX "${lab}.${name}." DISCOVERY_MODE PRE_TEST
+                       PROPERTIES LABELS "${labels}" TIMEOUT ${SSSP_TEST_TIMEOUT}
+                                  SKIP_REGULAR_EXPRESSION ".  SKIPPED . ")
 endfunction()

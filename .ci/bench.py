@@ -98,7 +98,7 @@ def cpu_name() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def first_line(command: list[str], pattern: str) -> str:
+def probe(command: list[str], pattern: str) -> str:
     """The first match of pattern's group 1 in command's output, or "unknown"."""
     try:
         out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout
@@ -112,8 +112,8 @@ def machine(results: list) -> str:
     """One line naming the GPU, driver, CUDA, CPU and date of this run."""
     device = next((r["device"] for r in results if r["device"].get("available")), None)
     gpu = device["summary"] if device else "none"
-    driver = first_line(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], r"(.+)")
-    cuda = first_line(["nvcc", "--version"], r"release ([\d.]+)")
+    driver = probe(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], r"(.+)")
+    cuda = probe(["nvcc", "--version"], r"release ([\d.]+)")
     return (f"GPU: {gpu}; driver {driver}; CUDA {cuda}. CPU: {cpu_name()} ({os.cpu_count()} threads). "
             f"Date: {time.strftime('%Y-%m-%d', time.gmtime())}.")
 

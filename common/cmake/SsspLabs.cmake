@@ -1,9 +1,10 @@
 # Helpers that give every lab the same shape.
 #
 #   sssp_add_lab(<lab> <CPU|GPU> SOURCES <files>... [PROGRAMS <files>...])
-#     Builds <lab>_student from labs/<lab>/<files> (SSSP_LABS_DIR) and <lab>_solution from
-#     solutions/<lab>/<files>. Each library sees its own directory first, so
-#     `#include "lab01.hpp"` finds the flavour's own header. Each PROGRAMS
+#     Builds <lab>_student from labs/<lab>/<files> (SSSP_LABS_DIR) and, unless
+#     this is a student release, <lab>_solution from solutions/<lab>/<files>.
+#     Each library sees its own directory first, so `#include "lab01.hpp"`
+#     finds the flavour's own header. Each PROGRAMS
 #     file (e.g. reduce_bench.cpp) becomes an executable in bin/, linked with
 #     the lab: reduce-bench from labs/, reduce-bench-ref from solutions/.
 #
@@ -21,6 +22,17 @@
 #     test_<lab>_<name>; its tests are <lab>.<name>.* with the labels project,
 #     <lab> and LABELS.
 
+# A student release (common/tools/make_release.py) has no solutions/: it
+# builds and grades only the student flavour, without the reference, mutants
+# and task reverts.
+if(EXISTS "${PROJECT_SOURCE_DIR}/solutions")
+  set(SSSP_HAVE_SOLUTIONS ON)
+  set(SSSP_FLAVOURS student solution)
+else()
+  set(SSSP_HAVE_SOLUTIONS OFF)
+  set(SSSP_FLAVOURS student)
+endif()
+
 # The student's code: labs/, or the copy with a submission's files that
 # tests/grade.py --submission grades (grade.py always sets it).
 set(SSSP_LABS_DIR "${PROJECT_SOURCE_DIR}/labs" CACHE PATH "Directory of the student's labs")
@@ -34,7 +46,7 @@ function(sssp_add_lab lab kind)
     message(STATUS "${lab}: skipped (GPU lab, ${SSSP_CUDA_DISABLED_REASON})")
     return()
   endif()
-  foreach(flavour student solution)
+  foreach(flavour IN LISTS SSSP_FLAVOURS)
     if(flavour STREQUAL "student")
       set(dir "${SSSP_LABS_DIR}/${lab}")
     else()
@@ -74,26 +86,30 @@ endfunction()
 
 function(sssp_add_lab_tests lab kind)
   cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
-  if(NOT TARGET ${lab}_solution)
+  if(NOT TARGET ${lab}_student)
     return()  # a GPU lab without CUDA: nothing to build, the grader reports why
   endif()
-  # The test sources are compiled once against the solution's headers and
-  # linked into the solution's and every mutant's test program.
-  add_library(test_${lab}_${kind}_objects OBJECT ${ARG_SOURCES})
-  target_link_libraries(test_${lab}_${kind}_objects PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
-  sssp_set_warnings(test_${lab}_${kind}_objects)
-
   set(exe test_${lab}_${kind}_student)
   add_executable(${exe} ${ARG_SOURCES})
   target_link_libraries(${exe} PRIVATE ${lab}_student sssp_test_support GTest::gtest)
   sssp_set_warnings(${exe})
-  set(exe test_${lab}_${kind}_solution)
-  add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
-  target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
-  foreach(flavour student solution)
+  if(SSSP_HAVE_SOLUTIONS)
+    # The test sources are compiled once against the solution's headers and
+    # linked into the solution's and every mutant's test program.
+    add_library(test_${lab}_${kind}_objects OBJECT ${ARG_SOURCES})
+    target_link_libraries(test_${lab}_${kind}_objects PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
+    sssp_set_warnings(test_${lab}_${kind}_objects)
+    set(exe test_${lab}_${kind}_solution)
+    add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
+    target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
+  endif()
+  foreach(flavour IN LISTS SSSP_FLAVOURS)
     set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
                  "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:test_${lab}_${kind}_${flavour}>\"}")
   endforeach()
+  if(NOT SSSP_HAVE_SOLUTIONS)
+    return()  # the student's tests run only through tests/grade.py
+  endif()
   sssp_add_mutants(${lab} ${kind})
 
   if(kind STREQUAL "gpu")

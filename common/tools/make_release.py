@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Write the student release of the course into DEST.
+
+    python3 common/tools/make_release.py DEST [--force]
+
+The release is the course's tracked files (`git ls-files`, as they are in the
+working tree) minus what only an instructor may have: solutions/, the
+project's own checks (tests/project/: mutants, task reverts, the skeleton and
+grader checks, all built on the solutions), the instructor's tools (this one,
+make_skeleton.py), the Gradescope example and the GPU CI scripts. Downloaded
+and hidden graphs are never tracked, so never copied. Without solutions/ the
+CMake build makes only the student flavour (SSSP_HAVE_SOLUTIONS in
+common/cmake/SsspLabs.cmake); `python3 tests/grade.py` grades labs/ as usual.
+
+DEST must not exist, or be empty; --force replaces it.
+"""
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Left out: a path equal to one of these or under it...
+EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/run_autograder", ".ci")
+# ...except these, which the student build and CI use.
+KEPT = ("tests/project/run_sanitizer.sh", ".ci/run")
+
+
+def released(path: str) -> bool:
+    return path in KEPT or not any(path == e or path.startswith(e + "/") for e in EXCLUDED)
+
+
+def release_files() -> list[str]:
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True,
+                            capture_output=True, text=True).stdout.split("\0")
+    # A tracked file deleted in the working tree is not released.
+    return [p for p in listed if p and released(p) and (REPO / p).is_file()]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dest", type=Path, help="directory to write the release into")
+    parser.add_argument("--force", action="store_true", help="replace DEST if it exists")
+    args = parser.parse_args()
+    dest = args.dest.resolve()
+    if dest == REPO or dest in REPO.parents or REPO in dest.parents:
+        parser.error(f"{dest} overlaps the course repository {REPO}")
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        if not args.force:
+            parser.error(f"{dest} is not empty (--force replaces it)")
+        shutil.rmtree(dest)
+    files = release_files()
+    for path in files:
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / path, target)  # copy2 keeps the scripts executable
+    print(f"{len(files)} files released to {dest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

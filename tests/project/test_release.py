@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""The student release (common/tools/make_release.py): no solutions, mutants
+or solution regions in it, and it configures without solutions/.
+
+Run:  python3 tests/project/test_release.py --generator GENERATOR
+
+Configuring only (CUDA off): a full build of the release is too slow for CI.
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+# A line opening a solution region, as make_skeleton.py reads it (code, not
+# the quoted example in docs/conventions.md).
+REGION = re.compile(r"^\s*// BEGIN SOLUTION task \d+:")
+SOURCE_SUFFIXES = {".cpp", ".hpp", ".cu", ".cuh", ".h"}
+
+
+def problems(release: Path) -> list[str]:
+    files = [p for p in release.rglob("*") if p.is_file()]
+    found = [f"{rel} is released" for rel in ("solutions", "tests/project/mutants.json",
+                                              "tests/project/make_mutant.py", "common/tools/make_skeleton.py")
+             if (release / rel).exists()]
+    for p in files:
+        if p.suffix in SOURCE_SUFFIXES and any(REGION.match(line) for line in p.read_text(errors="replace").splitlines()):
+            found.append(f"{p.relative_to(release)} holds a solution region")
+    if not any(p.match("labs/lab01_serial/*.cpp") for p in files):
+        found.append("labs/lab01_serial has no sources")
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--generator", required=True, help="CMake generator to configure the release with")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="sssp-release-") as tmp:
+        release = Path(tmp) / "release"
+        subprocess.run([sys.executable, str(REPO / "common/tools/make_release.py"), str(release)], check=True)
+        found = problems(release)
+        build = Path(tmp) / "build"
+        configure = subprocess.run(["cmake", "-S", str(release), "-B", str(build), "-G", args.generator,
+                                    "-DSSSP_ENABLE_CUDA=OFF"], capture_output=True, text=True)
+        if configure.returncode != 0:
+            found.append(f"the release does not configure:\n{configure.stdout}{configure.stderr}")
+        else:
+            graded = json.loads((build / "graded_tests.json").read_text())["executables"]
+            found += [f"the release builds {exe['path']} ({exe['flavour']})"
+                      for exe in graded if exe["flavour"] != "student"]
+            if not graded:
+                found.append("the release builds no graded tests")
+    print("\n".join(found) or "release OK")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

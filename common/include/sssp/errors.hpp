@@ -37,6 +37,14 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A solver found one of its own invariants broken, for example a worklist
+/// that deduplication should have kept within bounds overflowed. Reported
+/// instead of a silently wrong answer; a correct solver never throws it.
+class AlgorithmError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 /// The main() of every course program: returns `run(argc, argv)`, and turns
 /// an exception that escapes it (bad input, a bad source, out of memory, a
 /// CUDA error, an unfinished task) into one line "program: message" on

@@ -1,0 +1,293 @@
+// Lab 08 skeleton, generated from solutions/lab08_delta_stepping/delta_stepping.cu by common/tools/make_skeleton.py.
+// This file is yours: replace each SSSP_TODO with your code.
+// Lab 08 (a): Chen's CUDA delta-stepping (Chen, section 5; Meyer and
+// Sanders' delta-stepping).
+//
+// Vertices sit in buckets of width delta by distance: bucket i holds the
+// vertices with i * delta <= dist < (i + 1) * delta that still have to be
+// expanded. The current bucket is emptied in light rounds: its vertices are
+// taken out and relax their light arcs (weight <= delta), which can put
+// vertices back into it; when it stays empty, the vertices taken from it
+// (the set S) relax their heavy arcs once, which can only reach later
+// buckets. Then the next non-empty bucket is current.
+//
+// Chen's choices for a GPU, all kept here:
+//  - No light and heavy arc lists: a relaxation compares the weight with
+//    delta at relax time, which saves their memory and their set-up.
+//  - No bucket sets: each vertex has one bucket index, BIndex(v) (kNoBucket
+//    when it is in none), since a vertex is in at most one bucket at a time.
+//    An improved vertex moves to bucket dist / delta by atomicMin on its
+//    index, so concurrent improvements leave the smallest one's bucket.
+//  - Requests compacted by a prefix sum: an exclusive scan of "BIndex(v) is
+//    the current bucket" gives each such v its slot, ReqIndex(v), so taking
+//    the bucket out is one parallel scatter instead of a contended counter.
+//    CUB does the scan (and the select of S, and the minimum that finds the
+//    next bucket): the lab is about the buckets, not the scan.
+//
+// The host drives the loop and reads one number per light round (how many
+// vertices the round took) and one per bucket (the next bucket): Near-Far,
+// in near_far.cu, shows what that costs on a road graph.
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <cuda/atomic>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "lab08.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/host_flag.cuh"
+#include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/stream.cuh"
+#include "sssp/cuda/timed_run.cuh"
+
+namespace lab08 {
+
+using sssp::Counters;
+using sssp::edge_t;
+using sssp::weight_t;
+using sssp::cuda::DeviceBuffer;
+
+namespace {
+
+SSSP_DEVICE_TODO_STATE(8);
+
+using bucket_t = unsigned long long;  // dist / delta can pass 2^32 for a small delta
+constexpr bucket_t kNoBucket = ~bucket_t{0};
+
+// 1 if vertex v (given by its bucket index) is in bucket `current`: the
+// scan's input, so ReqIndex(v) = how many vertices before v are.
+struct InBucket {
+  bucket_t current;
+  __host__ __device__ vertex_t operator()(bucket_t index) const { return index == current ? 1 : 0; }
+};
+
+// v is in S: it was taken out of bucket `current` (its stamp is current + 1).
+struct TakenFrom {
+  const bucket_t* taken_stamp;
+  bucket_t current;
+  __device__ bool operator()(vertex_t v) const { return taken_stamp[v] == current + 1; }
+};
+
+__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
+  return cuda::atomic_ref<const dist_t, cuda::thread_scope_device>(dist[v]).load(cuda::memory_order_relaxed);
+}
+
+// Task 2: if v is in bucket `current`, takes it out into the request list at
+// slot req_index[v] and records that it joined S. Returns whether it was in.
+__device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index,
+                                 vertex_t* requests, bucket_t current, vertex_t v) {
+  // TODO(task 2): if bindex[v] is `current`, write v to requests[req_index[v]],
+  // take v out of its bucket (kNoBucket), mark it as a member of S
+  // (taken_stamp[v] = current + 1) and return true; else return false.
+  SSSP_DEVICE_TODO_RETURN(8, 2, "take the current bucket's vertices out by their prefix-sum slots", false);
+}
+
+// Task 3: relaxes v's light arcs (weight <= delta) or its heavy ones; an
+// improved head moves to the bucket of its new distance. Returns the arcs offered.
+__device__ unsigned long long relax_request(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                                            const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex,
+                                            dist_t delta, bool light, vertex_t v) {
+  unsigned long long offered = 0;
+  // TODO(task 3): offer dist[v] + weight along each of v's light arcs
+  // (weight <= delta) when `light`, else along its heavy arcs, counting
+  // them in `offered`; an offer that lowers dist[w]
+  // (sssp::cuda::atomic_min_dist) moves w to bucket offer / delta with
+  // atomicMin on bindex[w].
+  SSSP_DEVICE_TODO_RETURN(8, 3, "relax the light or the heavy arcs of a request", offered);
+  return offered;
+}
+
+// Takes bucket `current` out: requests[req_index[v]] = v for each of its
+// vertices, and the number taken in *taken.
+__global__ void take_bucket(vertex_t n, bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index,
+                            vertex_t* requests, bucket_t current, unsigned* taken) {
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    const auto vertex = static_cast<vertex_t>(v);
+    const bool in = take_from_bucket(bindex, taken_stamp, req_index, requests, current, vertex);
+    if (vertex == n - 1) *taken = req_index[vertex] + (in ? 1 : 0);  // the exclusive scan's total
+  }
+}
+
+// Relaxes the light or heavy arcs of requests[0 .. *count); adds the arcs
+// offered to *offered, once per block.
+__global__ void relax_requests(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                               const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex, dist_t delta,
+                               bool light, const vertex_t* requests, const unsigned* count,
+                               unsigned long long* offered) {
+  __shared__ unsigned long long block_offered;
+  if (threadIdx.x == 0) block_offered = 0;
+  __syncthreads();
+  const unsigned total = *count;
+  unsigned long long mine = 0;
+  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < total; i += sssp::cuda::grid_stride()) {
+    mine += relax_request(offsets, targets, weights, dist, bindex, delta, light, requests[i]);
+  }
+  if (mine != 0) atomicAdd(&block_offered, mine);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_offered != 0) atomicAdd(offered, block_offered);
+}
+
+// Every distance infinite and every vertex in no bucket, but the source:
+// distance 0, bucket 0. Nobody has been taken out of a bucket yet.
+__global__ void initialise(vertex_t n, vertex_t source, dist_t* dist, bucket_t* bindex, bucket_t* taken_stamp,
+                           unsigned long long* offered) {
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    dist[v] = v == source ? 0 : sssp::kInfinity;
+    bindex[v] = v == source ? 0 : kNoBucket;
+    taken_stamp[v] = 0;
+  }
+  if (sssp::cuda::global_thread_index() == 0) *offered = 0;
+}
+
+}  // namespace
+
+struct DeltaSteppingSssp::Impl {
+  DeltaSteppingOptions options;
+  vertex_t n;
+  dist_t delta;
+  sssp::cuda::DeviceCsr graph;
+  DeviceBuffer<dist_t> dist;
+  DeviceBuffer<bucket_t> bindex;       // BIndex(v)
+  DeviceBuffer<bucket_t> taken_stamp;  // bucket + 1 of the last bucket v was taken from: S without clearing
+  DeviceBuffer<vertex_t> req_index;    // ReqIndex(v): the exclusive scan
+  DeviceBuffer<vertex_t> requests;     // Req
+  sssp::cuda::DeviceWord<unsigned> taken;  // requests of the round, read by the host
+  DeviceBuffer<unsigned> selected;         // |S|, read only by the heavy relaxation
+  sssp::cuda::DeviceWord<bucket_t> next_bucket;
+  sssp::cuda::DeviceWord<unsigned long long> offered;
+  DeviceBuffer<std::uint8_t> cub_scratch;
+  unsigned resident;  // blocks of a launch whose size only the GPU knows
+  sssp::cuda::Stream stream;
+
+  Impl(const CsrGraph& g, DeltaSteppingOptions o)
+      : options((sssp::cuda::require_block_size(o.block_size), o)),
+        n(g.num_vertices()),
+        delta(o.delta != 0 ? o.delta : choose_delta(g, o.rule)),
+        graph((require_memory(g), g)),
+        dist(n, "distances"),
+        bindex(n, "bucket indices"),
+        taken_stamp(n, "S stamps"),
+        req_index(n, "request indices"),
+        requests(std::max<vertex_t>(n, 1), "requests"),
+        selected(1, "S size"),
+        cub_scratch(cub_scratch_bytes(n), "CUB scratch"),
+        resident(resident_blocks(n, o.block_size)) {}
+
+  static void require_memory(const CsrGraph& g) {
+    const std::uint64_t n = g.num_vertices();
+    const std::uint64_t bytes = (n + 1) * sizeof(edge_t) +
+                                std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
+                                n * (sizeof(dist_t) + 2 * sizeof(bucket_t) + 2 * sizeof(vertex_t)) +
+                                cub_scratch_bytes(g.num_vertices());
+    sssp::cuda::require_free_memory(bytes, "lab 08 delta-stepping on " + sssp::describe(g));
+  }
+
+  // The scratch the largest of the three CUB calls needs on n items.
+  static std::size_t cub_scratch_bytes(vertex_t n) {
+    std::size_t scan = 0, select = 0, reduce = 0;
+    const auto flags = thrust::make_transform_iterator(static_cast<const bucket_t*>(nullptr), InBucket{0});
+    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, flags, static_cast<vertex_t*>(nullptr), n));
+    SSSP_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select, thrust::counting_iterator<vertex_t>(0),
+                                          static_cast<vertex_t*>(nullptr), static_cast<unsigned*>(nullptr), n,
+                                          TakenFrom{nullptr, 0}));
+    SSSP_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, reduce, static_cast<const bucket_t*>(nullptr),
+                                           static_cast<bucket_t*>(nullptr), n));
+    return std::max({scan, select, reduce, std::size_t{1}});
+  }
+
+  static unsigned resident_blocks(vertex_t n, unsigned block_size) {
+    int per_sm = 0;
+    SSSP_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, relax_requests, static_cast<int>(block_size), 0));
+    const unsigned all = static_cast<unsigned>(std::max(per_sm, 1) * sssp::cuda::query_device().multiprocessors);
+    return std::min(all, sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
+  }
+
+  void relax(bool light, const unsigned* count, unsigned blocks) {
+    relax_requests<<<blocks, options.block_size, 0, stream.get()>>>(
+        graph.offsets.data(), graph.targets.data(), graph.weights.data(), dist.data(), bindex.data(), delta, light,
+        requests.data(), count, offered.device());
+    SSSP_CUDA_CHECK_LAUNCH();
+  }
+
+  // Light rounds until bucket `current` stays empty: scan, take out, look, relax.
+  void empty_bucket(bucket_t current, Counters& work) {
+    const cudaStream_t s = stream.get();
+    while (true) {
+      std::size_t bytes = cub_scratch.size();
+      SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes,
+                                                    thrust::make_transform_iterator(bindex.data(), InBucket{current}),
+                                                    req_index.data(), n, s));
+      take_bucket<<<sssp::cuda::grid_for(n, options.block_size), options.block_size, 0, s>>>(
+          n, bindex.data(), taken_stamp.data(), req_index.data(), requests.data(), current, taken.device());
+      SSSP_CUDA_CHECK_LAUNCH();
+      work.kernel_launches += 2;
+      const unsigned count = taken.read(s);
+      ++work.host_syncs;
+      if (count == 0) return;
+      relax(true, taken.device(), sssp::cuda::grid_for(count, options.block_size));
+      ++work.kernel_launches;
+      ++work.iterations;
+      work.vertices_processed += count;
+    }
+  }
+
+  // S relaxes its heavy arcs once: CUB selects S, then one launch over it.
+  void relax_heavy(bucket_t current, Counters& work) {
+    const cudaStream_t s = stream.get();
+    std::size_t bytes = cub_scratch.size();
+    SSSP_CUDA_CHECK(cub::DeviceSelect::If(cub_scratch.data(), bytes, thrust::counting_iterator<vertex_t>(0),
+                                          requests.data(), selected.data(), n,
+                                          TakenFrom{taken_stamp.data(), current}, s));
+    relax(false, selected.data(), resident);
+    work.kernel_launches += 2;
+  }
+
+  // The smallest bucket index of any vertex: the next bucket, or kNoBucket.
+  bucket_t find_next_bucket(Counters& work) {
+    std::size_t bytes = cub_scratch.size();
+    SSSP_CUDA_CHECK(
+        cub::DeviceReduce::Min(cub_scratch.data(), bytes, bindex.data(), next_bucket.device(), n, stream.get()));
+    ++work.kernel_launches;
+    ++work.host_syncs;
+    return next_bucket.read(stream.get());
+  }
+};
+
+DeltaSteppingSssp::DeltaSteppingSssp(const CsrGraph& graph, DeltaSteppingOptions options)
+    : impl_(std::make_unique<Impl>(graph, options)) {}
+
+DeltaSteppingSssp::~DeltaSteppingSssp() = default;
+
+dist_t DeltaSteppingSssp::delta() const { return impl_->delta; }
+
+SsspResult DeltaSteppingSssp::run(vertex_t source) {
+  Impl& s = *impl_;
+  cudaStream_t stream = s.stream.get();
+  SsspResult result = sssp::cuda::timed_run<dist_t>(
+      device_todo(), source, s.n,
+      [&](Counters& work) -> auto& {
+        initialise<<<sssp::cuda::grid_for(s.n, s.options.block_size), s.options.block_size, 0, stream>>>(
+            s.n, source, s.dist.data(), s.bindex.data(), s.taken_stamp.data(), s.offered.device());
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        // Chen's Algorithm 3: while some bucket is non-empty, empty the
+        // smallest by light rounds, then relax the heavy arcs of what it held.
+        for (bucket_t current = 0; current != kNoBucket; current = s.find_next_bucket(work)) {
+          s.empty_bucket(current, work);
+          s.relax_heavy(current, work);
+        }
+        return s.dist;
+      },
+      stream);
+  result.counters.edges_relaxed = s.offered.read(stream);
+  return result;
+}
+
+}  // namespace lab08

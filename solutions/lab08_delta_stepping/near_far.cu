@@ -1,0 +1,525 @@
+// Lab 08 (b): Near-Far (Davidson, Baxter, Garland and Owens, IPDPS 2014, as
+// Wang, Fussell and Lin describe it in the ADDS paper, section 4).
+//
+// Delta-stepping with two buckets. The near list holds vertices whose
+// distance is below a threshold; expanding them is one launch (a "near
+// round"), and the vertices it improves go to the next near list if their new
+// distance is still below the threshold, else to the far pile. When a near
+// round leaves the near list empty, a "split" advances the threshold by delta
+// and moves the far vertices now below it to the near list. Both lists are
+// pre-allocated: no allocation while the run goes.
+//
+// What makes this version fast on graphs of high diameter, where most rounds
+// are tiny (a road graph has thousands of rounds of a few hundred vertices):
+//  - The GPU drives itself. Each launch of the one step kernel reads the loop
+//    state its predecessor left (counts and threshold in device memory) and
+//    decides on its own whether it is a near round, a split or idle. The host
+//    only queues launches, rounds_per_check at a time, and looks whether the
+//    run is done; it never decides anything, so it never has to wait.
+//  - Lists, counts and loop state rotate through three copies by launch
+//    number: launch L reads copy L, appends to copy L+1 (emptied by launch
+//    L-1) and empties copy L+2 for its successor. Two copies would need a
+//    barrier between the reads of one launch and the reset for the next.
+//  - Deduplication keeps every list within n entries: a vertex enters a
+//    launch's next near list once (a stamp holds the launch that queued it),
+//    the far pile once (a mark), and a stale copy of a vertex, one already
+//    expanded at its current distance, is skipped when popped.
+//
+// Why it is correct: every distance only ever drops, by atomicMin, to a real
+// path length, and the thread whose offer lowered dist[w] makes sure w is
+// queued (near or far) or already is. Near items are expanded at their
+// current distance; a far item is moved to near once the threshold passes its
+// distance, or dropped if its distance fell below the old threshold, because
+// then the improvement that lowered it queued it in a near list. The run ends
+// when both lists are empty: every improvement has been expanded, so every arc
+// satisfies dist[w] <= dist[v] + w(v, w), the Bellman-Ford fixpoint.
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "lab08.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/stream.cuh"
+#include "sssp/cuda/timed_run.cuh"
+#include "sssp/errors.hpp"
+
+namespace lab08 {
+
+using sssp::Counters;
+using sssp::edge_t;
+using sssp::weight_t;
+using sssp::cuda::DeviceBuffer;
+namespace cg = cooperative_groups;
+
+namespace {
+
+SSSP_DEVICE_TODO_STATE(8);
+
+// Lists, counts and loop states rotate through this many copies (see the top).
+constexpr unsigned kCopies = 3;
+
+// The loop state a launch leaves for the next one.
+struct Frontier {
+  dist_t threshold;  // near holds distances below it
+  // Smallest distance a split left in the far pile, or kInfinity when the
+  // previous launch was not a split. A split that finds it at or above the
+  // next threshold jumps to it, so an empty distance range costs one split.
+  dist_t far_min;
+  unsigned split;  // splits so far: picks the far pile's copy
+};
+
+// What the host reads when it looks; written by thread 0 of block 0 only,
+// one launch after another, except `overflow`.
+struct RunStats {
+  unsigned long long near_rounds;
+  unsigned long long splits;
+  unsigned done_launch;  // the first launch that found both lists empty, 0 while running
+  unsigned overflow;     // a list ran out of room: a broken deduplication
+};
+
+// Work of one block across the run (see BlockWork in lab 07).
+struct BlockWork {
+  unsigned long long expanded;
+  unsigned long long arcs;
+};
+
+// The device arrays of a run, passed by value to every launch.
+// Copy c of a list is capacity slots from c * capacity: one array per kind,
+// indexed by arithmetic (an array of pointers indexed by the launch number
+// would put the kernel's parameters in slow local memory).
+struct Lists {
+  vertex_t* near;        // kCopies lists
+  unsigned* near_count;  // kCopies counts
+  vertex_t* far;         // kCopies lists
+  unsigned* far_count;   // kCopies counts
+  Frontier* frontier;   // kCopies states
+  RunStats* stats;
+  unsigned* queued_by;   // per vertex: the launch that last queued it into a near list (0: none)
+  unsigned* in_far;      // per vertex: 1 while it is in the far pile
+  dist_t* expanded_at;   // per vertex: the distance it was last expanded at (kInfinity: never)
+  vertex_t capacity;     // slots per list: n
+
+  __device__ vertex_t* near_list(unsigned copy) const { return near + std::uint64_t{copy % kCopies} * capacity; }
+  __device__ vertex_t* far_list(unsigned copy) const { return far + std::uint64_t{copy % kCopies} * capacity; }
+};
+
+// What one launch works on: its copies of the lists.
+struct Launch {
+  unsigned number;        // L, from 1
+  vertex_t* near_out;     // next near list
+  unsigned* near_out_count;
+  vertex_t* far_now;      // the far pile near rounds append to
+  unsigned* far_now_count;
+  vertex_t* far_next;     // where a split keeps what stays far
+  unsigned* far_next_count;
+  dist_t threshold;
+};
+
+// dist[v] read without tearing and without a stale L1 copy (see lab 07).
+__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
+  return cuda::atomic_ref<const dist_t, cuda::thread_scope_device>(dist[v]).load(cuda::memory_order_relaxed);
+}
+
+// Appends v to a list. The threads of a warp that append at the same time
+// take their slots with one atomicAdd: on a small round one counter would
+// otherwise take an atomic per improved vertex. Past `capacity` nothing is
+// written and the run is marked overflowed.
+__device__ void append(vertex_t* items, unsigned* count, vertex_t v, vertex_t capacity, unsigned* overflow) {
+  const cg::coalesced_group group = cg::coalesced_threads();
+  unsigned base = 0;
+  if (group.thread_rank() == 0) base = atomicAdd(count, group.size());
+  base = group.shfl(base, 0);
+  const std::uint64_t slot = std::uint64_t{base} + group.thread_rank();
+  if (slot < capacity) {
+    items[slot] = v;
+  } else {
+    *overflow = 1;
+  }
+}
+
+// Task 4: offers dv + w(e) along arc e of a near item; if the offer lowers
+// the head's distance, queues the head: in the next near list if the offer
+// is below the threshold, else in the far pile, each at most once.
+__device__ void relax_and_route(const vertex_t* __restrict__ targets, const weight_t* __restrict__ weights,
+                                dist_t* dist, const Lists& lists, const Launch& launch, dist_t dv, edge_t e) {
+  // BEGIN SOLUTION task 4: relax an arc of a near item and send an improved head to near or far
+  const vertex_t w = targets[e];
+  const dist_t offer = dv + weights[e];
+  if (offer >= load_dist(dist, w)) return;  // most offers lose: skip the atomic
+  if (offer >= sssp::cuda::atomic_min_dist(&dist[w], offer)) return;
+  if (offer < launch.threshold) {
+    if (atomicExch(&lists.queued_by[w], launch.number) != launch.number) {
+      append(launch.near_out, launch.near_out_count, w, lists.capacity, &lists.stats->overflow);
+    }
+  } else if (atomicExch(&lists.in_far[w], 1u) == 0) {
+    append(launch.far_now, launch.far_now_count, w, lists.capacity, &lists.stats->overflow);
+  }
+  // SKELETON
+  // // TODO(task 4): offer dv + weights[e] to w = targets[e] with
+  // // sssp::cuda::atomic_min_dist (read dist[w] with load_dist first, to skip
+  // // losing offers). If the offer wins and is below launch.threshold, queue
+  // // w in launch.near_out unless this launch queued it already (atomicExch
+  // // of launch.number into lists.queued_by[w]); otherwise queue it in
+  // // launch.far_now unless it is in the far pile already (atomicExch of 1
+  // // into lists.in_far[w]). Use append() for both.
+  // SSSP_DEVICE_TODO(8, 4, "relax an arc of a near item and send an improved head to near or far");
+  // END SOLUTION
+}
+
+// Whether near item v is to be expanded, and at which distance (*dv): not
+// if it is a stale copy, queued again after an improvement and already
+// expanded (or being expanded) at its current distance. Called by one lane.
+__device__ bool claim_expansion(const dist_t* dist, const Lists& lists, vertex_t v, dist_t* dv) {
+  cuda::atomic_ref<dist_t, cuda::thread_scope_device> expanded_at(lists.expanded_at[v]);
+  *dv = load_dist(dist, v);
+  if (*dv >= expanded_at.load(cuda::memory_order_relaxed)) return false;
+  expanded_at.store(*dv, cuda::memory_order_relaxed);  // two copies racing here both expand: harmless
+  return true;
+}
+
+// Task 5: far item w when the threshold moves from `old_threshold` to
+// launch.threshold. Returns w's distance if it stays far, else kInfinity.
+__device__ dist_t split_far_item(const dist_t* dist, const Lists& lists, const Launch& launch,
+                                 dist_t old_threshold, vertex_t w) {
+  // BEGIN SOLUTION task 5: drop, move to near, or keep a far item
+  const dist_t d = load_dist(dist, w);
+  const bool stays = d >= launch.threshold;
+  lists.in_far[w] = stays ? 1 : 0;  // no near round runs during a split: nothing races this store
+  if (stays) {
+    append(launch.far_next, launch.far_next_count, w, lists.capacity, &lists.stats->overflow);
+    return d;
+  }
+  // Below the old threshold, w was improved after it went far, by an offer
+  // that queued it in a near list: it has been expanded at that distance.
+  if (d >= old_threshold) append(launch.near_out, launch.near_out_count, w, lists.capacity, &lists.stats->overflow);
+  // SKELETON
+  // // TODO(task 5): read w's distance d. If d >= launch.threshold, w stays
+  // // far: keep it in launch.far_next (append) with lists.in_far[w] = 1 and
+  // // return d. Otherwise it leaves the pile (lists.in_far[w] = 0): move it to
+  // // launch.near_out if d >= old_threshold, drop it if d is below (why?).
+  // SSSP_DEVICE_TODO_RETURN(8, 5, "drop, move to near, or keep a far item", sssp::kInfinity);
+  // END SOLUTION
+  return sssp::kInfinity;
+}
+
+// threshold + delta, or further if the last split measured that the far pile
+// holds nothing below that: then the smallest far distance's bucket. Saturates
+// at kInfinity.
+__device__ dist_t next_threshold(const Frontier& now, dist_t delta) {
+  dist_t steps = 1;
+  if (now.far_min != sssp::kInfinity && now.far_min >= now.threshold) steps = (now.far_min - now.threshold) / delta + 1;
+  if (steps > (sssp::kInfinity - now.threshold) / delta) return sssp::kInfinity;
+  return now.threshold + steps * delta;
+}
+
+// One step of the run: a near round, a split or nothing, as the state left by
+// the previous launch says. Every block reads the same state, written by the
+// previous launch, so all of them agree on what this launch is.
+//
+// In a near round a tile of kLanes threads expands each item: its leader
+// claims the item, then the lanes take its arcs in turn. The rounds of a road
+// or grid graph are small and latency-bound: a round lasts as long as its
+// slowest warp, and a warp that serves several items serialises their
+// divergent atomics. On an H100 a whole warp per item was fastest even at
+// out-degree 4 (see the handout's table).
+template <unsigned kLanes>
+__global__ void __launch_bounds__(1024) step(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                                             const weight_t* __restrict__ weights, dist_t* dist, Lists lists,
+                                             dist_t delta, unsigned number, BlockWork* block_work) {
+  __shared__ unsigned long long expanded;
+  __shared__ unsigned long long arcs;
+  __shared__ unsigned long long far_min;
+  if (threadIdx.x == 0) {
+    expanded = 0;
+    arcs = 0;
+    far_min = sssp::kInfinity;
+  }
+  __syncthreads();
+
+  const Frontier now = lists.frontier[number % kCopies];
+  const unsigned near_in_count = min(lists.near_count[number % kCopies], lists.capacity);
+  const unsigned far_in_count = min(lists.far_count[now.split % kCopies], lists.capacity);
+  const bool near_round = near_in_count > 0;
+  const bool split = !near_round && far_in_count > 0;
+  Launch launch{number,
+                lists.near_list(number + 1),
+                &lists.near_count[(number + 1) % kCopies],
+                lists.far_list(now.split),
+                &lists.far_count[now.split % kCopies],
+                lists.far_list(now.split + 1),
+                &lists.far_count[(now.split + 1) % kCopies],
+                split ? next_threshold(now, delta) : now.threshold};
+
+  if (near_round) {
+    const vertex_t* near_in = lists.near_list(number);
+    const auto tile = cg::tiled_partition<kLanes>(cg::this_thread_block());
+    const std::uint64_t tiles = sssp::cuda::grid_stride() / kLanes;
+    unsigned long long my_arcs = 0;
+    for (std::uint64_t i = sssp::cuda::global_thread_index() / kLanes; i < near_in_count; i += tiles) {
+      const vertex_t v = near_in[i];
+      // The arc range is loaded while the leader claims the item: a round is
+      // a chain of dependent memory round trips, and this takes one off it.
+      const edge_t begin = offsets[v];
+      const edge_t end = offsets[v + 1];
+      dist_t dv = 0;
+      bool claimed = false;
+      if (tile.thread_rank() == 0) claimed = claim_expansion(dist, lists, v, &dv);
+      if (!tile.shfl(claimed, 0)) continue;  // the same for every lane of the tile
+      dv = tile.shfl(dv, 0);
+      if (tile.thread_rank() == 0) atomicAdd(&expanded, 1ull);
+      for (edge_t e = begin + tile.thread_rank(); e < end; e += kLanes) {
+        relax_and_route(targets, weights, dist, lists, launch, dv, e);
+        ++my_arcs;
+      }
+    }
+    if (my_arcs != 0) atomicAdd(&arcs, my_arcs);
+  } else if (split) {
+    const vertex_t* far_in = lists.far_list(now.split);
+    for (std::uint64_t i = sssp::cuda::global_thread_index(); i < far_in_count; i += sssp::cuda::grid_stride()) {
+      const dist_t stays = split_far_item(dist, lists, launch, now.threshold, far_in[i]);
+      if (stays != sssp::kInfinity) atomicMin(&far_min, static_cast<unsigned long long>(stays));
+    }
+  }
+  __syncthreads();
+
+  if (threadIdx.x != 0) return;
+  Frontier& next = lists.frontier[(number + 1) % kCopies];
+  if (expanded != 0) {
+    block_work[blockIdx.x].expanded += expanded;  // only this thread touches the slot during the launch
+    block_work[blockIdx.x].arcs += arcs;
+  }
+  if (far_min != sssp::kInfinity) atomicMin(reinterpret_cast<unsigned long long*>(&next.far_min), far_min);
+  if (blockIdx.x != 0) return;
+  // Block 0, thread 0: the next launch's state. next.far_min is the blocks'
+  // atomicMin target, set to kInfinity by the previous launch.
+  next.threshold = launch.threshold;
+  next.split = split ? now.split + 1 : now.split;
+  lists.frontier[(number + 2) % kCopies].far_min = sssp::kInfinity;
+  lists.near_count[(number + 2) % kCopies] = 0;  // launch number + 1 appends there
+  if (split) lists.far_count[(now.split + 2) % kCopies] = 0;  // the next split keeps its far items there
+  RunStats& stats = *lists.stats;
+  if (near_round) ++stats.near_rounds;
+  if (split) ++stats.splits;
+  if (!near_round && !split && stats.done_launch == 0) stats.done_launch = number;
+}
+
+using StepKernel = decltype(&step<1>);
+
+// The step kernel for `lanes` threads per near item.
+StepKernel step_kernel(unsigned lanes) {
+  switch (lanes) {
+    case 1:
+      return step<1>;
+    case 2:
+      return step<2>;
+    case 4:
+      return step<4>;
+    case 8:
+      return step<8>;
+    case 16:
+      return step<16>;
+    default:  // 32: validate() allows nothing else
+      return step<32>;
+  }
+}
+
+// Every distance infinite but the source's; the source alone in near list 1
+// (launch 1 reads copy 1) under threshold delta; everything else empty.
+__global__ void initialise(vertex_t n, vertex_t source, dist_t delta, dist_t* dist, Lists lists,
+                           BlockWork* block_work, unsigned blocks) {
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    dist[v] = v == source ? 0 : sssp::kInfinity;
+    lists.expanded_at[v] = sssp::kInfinity;
+    lists.queued_by[v] = 0;
+    lists.in_far[v] = 0;
+    if (v < blocks) block_work[v] = BlockWork{};
+  }
+  if (sssp::cuda::global_thread_index() == 0) {
+    for (unsigned c = 0; c < kCopies; ++c) {
+      lists.near_count[c] = 0;
+      lists.far_count[c] = 0;
+      lists.frontier[c] = Frontier{delta, sssp::kInfinity, 0};
+    }
+    lists.near_list(1)[0] = source;
+    lists.near_count[1] = 1;
+    *lists.stats = RunStats{};
+  }
+}
+
+// Pinned host memory for the looks, so a copy to it is one small DMA.
+template <typename T>
+struct PinnedArray {
+  explicit PinnedArray(std::size_t count) { SSSP_CUDA_CHECK(cudaMallocHost(&data, count * sizeof(T))); }
+  PinnedArray(const PinnedArray&) = delete;
+  PinnedArray& operator=(const PinnedArray&) = delete;
+  ~PinnedArray() { cudaFreeHost(data); }
+  T* data = nullptr;
+};
+
+}  // namespace
+
+struct NearFarSssp::Impl {
+  NearFarOptions options;
+  vertex_t n;
+  dist_t delta;
+  sssp::cuda::DeviceCsr graph;
+  DeviceBuffer<dist_t> dist;
+  DeviceBuffer<vertex_t> near;  // kCopies lists of n
+  DeviceBuffer<vertex_t> far;   // kCopies lists of n
+  DeviceBuffer<unsigned> counts;  // near counts, then far counts
+  DeviceBuffer<Frontier> frontier;
+  DeviceBuffer<RunStats> stats;
+  DeviceBuffer<unsigned> queued_by;
+  DeviceBuffer<unsigned> in_far;
+  DeviceBuffer<dist_t> expanded_at;
+  StepKernel kernel;  // step<lanes per item>
+  unsigned grid;  // blocks of every step launch: as many as are resident at once
+  DeviceBuffer<BlockWork> block_work;
+  sssp::cuda::Stream stream;
+  PinnedArray<RunStats> looks{2};  // the stats as of the last two looks
+  sssp::cuda::Event looked[2];
+  unsigned long long last_splits = 0;
+
+  Impl(const CsrGraph& g, NearFarOptions o)
+      : options((validate(o), o)),
+        n(g.num_vertices()),
+        delta(o.delta != 0 ? o.delta : choose_delta(g, DeltaRule::kNearFar, o.c)),
+        graph((require_memory(g), g)),
+        dist(n, "distances"),
+        near(kCopies * std::uint64_t{capacity()}, "near lists"),
+        far(kCopies * std::uint64_t{capacity()}, "far piles"),
+        counts(2 * kCopies, "list counts"),
+        frontier(kCopies, "loop states"),
+        stats(1, "run statistics"),
+        queued_by(n, "near stamps"),
+        in_far(n, "far marks"),
+        expanded_at(n, "expanded distances"),
+        kernel(step_kernel(o.lanes_per_item)),
+        grid(resident_grid(kernel, n, o.block_size)),
+        block_work(grid, "work per block") {}
+
+  static void validate(const NearFarOptions& o) {
+    sssp::cuda::require_block_size(o.block_size);
+    if (!(o.c > 0.0) || !std::isfinite(o.c)) {
+      throw sssp::InputError("Near-Far's constant C must be a positive finite number, got " + std::to_string(o.c));
+    }
+    if (o.rounds_per_check == 0) throw sssp::InputError("rounds per check must be at least 1, got 0");
+    const unsigned lanes = o.lanes_per_item;
+    if (lanes == 0 || lanes > sssp::cuda::kWarpSize || (lanes & (lanes - 1)) != 0 || o.block_size % lanes != 0) {
+      throw sssp::InputError("lanes per item must be a power of two up to 32 that divides the block size " +
+                             std::to_string(o.block_size) + ", got " + std::to_string(lanes));
+    }
+  }
+
+  static void require_memory(const CsrGraph& g) {
+    const std::uint64_t n = g.num_vertices();
+    const std::uint64_t bytes = (n + 1) * sizeof(edge_t) +
+                                std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
+                                n * (2 * sizeof(dist_t) + 2 * kCopies * sizeof(vertex_t) + 2 * sizeof(unsigned));
+    sssp::cuda::require_free_memory(bytes, "lab 08 Near-Far on " + sssp::describe(g));
+  }
+
+  [[nodiscard]] vertex_t capacity() const { return std::max<vertex_t>(n, 1); }
+
+  // A grid that fits on the GPU at once: more blocks would only queue behind
+  // the first wave, and most rounds are far smaller than one wave.
+  static unsigned resident_grid(StepKernel kernel, vertex_t n, unsigned block_size) {
+    int per_sm = 0;
+    SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block_size), 0));
+    const unsigned resident = static_cast<unsigned>(std::max(per_sm, 1) * sssp::cuda::query_device().multiprocessors);
+    return std::min(resident, sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
+  }
+
+  Lists lists() {
+    Lists l{};
+    l.near = near.data();
+    l.far = far.data();
+    l.near_count = counts.data();
+    l.far_count = counts.data() + kCopies;
+    l.frontier = frontier.data();
+    l.stats = stats.data();
+    l.queued_by = queued_by.data();
+    l.in_far = in_far.data();
+    l.expanded_at = expanded_at.data();
+    l.capacity = capacity();
+    return l;
+  }
+
+  // Enqueues launches first .. first + count - 1, then a copy of the stats to
+  // look slot `slot`.
+  void enqueue_batch(unsigned first, unsigned count, unsigned slot, Counters& work) {
+    const Lists l = lists();
+    for (unsigned number = first; number < first + count; ++number) {
+      kernel<<<grid, options.block_size, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(),
+                                                         graph.weights.data(), dist.data(), l, delta, number,
+                                                         block_work.data());
+      SSSP_CUDA_CHECK_LAUNCH();
+    }
+    work.kernel_launches += count;
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(&looks.data[slot], stats.data(), sizeof(RunStats), cudaMemcpyDeviceToHost,
+                                    stream.get()));
+    looked[slot].record(stream.get());
+  }
+};
+
+NearFarSssp::NearFarSssp(const CsrGraph& graph, NearFarOptions options)
+    : impl_(std::make_unique<Impl>(graph, options)) {}
+
+NearFarSssp::~NearFarSssp() = default;
+
+dist_t NearFarSssp::delta() const { return impl_->delta; }
+
+unsigned long long NearFarSssp::last_splits() const { return impl_->last_splits; }
+
+SsspResult NearFarSssp::run(vertex_t source) {
+  Impl& s = *impl_;
+  cudaStream_t stream = s.stream.get();
+  SsspResult result = sssp::cuda::timed_run<dist_t>(
+      device_todo(), source, s.n,
+      [&](Counters& work) -> auto& {
+        initialise<<<sssp::cuda::grid_for(s.n, s.options.block_size), s.options.block_size, 0, stream>>>(
+            s.n, source, s.delta, s.dist.data(), s.lists(), s.block_work.data(), s.grid);
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        // Batch b + 1 is queued before the host waits for batch b's look, so
+        // the GPU never idles while the host looks; the price is one batch of
+        // idle launches after the end.
+        const unsigned batch = s.options.rounds_per_check;
+        unsigned queued = 0;
+        s.enqueue_batch(1, batch, 0, work);
+        queued += batch;
+        for (unsigned b = 0;; ++b) {
+          s.enqueue_batch(queued + 1, batch, (b + 1) % 2, work);
+          queued += batch;
+          SSSP_CUDA_CHECK(cudaEventSynchronize(s.looked[b % 2].get()));
+          ++work.host_syncs;
+          const RunStats& look = s.looks.data[b % 2];
+          if (look.done_launch != 0 || look.overflow != 0) break;
+        }
+        return s.dist;
+      },
+      stream);
+  // The look of the last batch, after the timed part, for exact counters.
+  const RunStats final_stats = s.stats.to_host(stream).front();
+  if (final_stats.overflow != 0) {
+    throw sssp::AlgorithmError("Near-Far: a worklist of " + std::to_string(s.n) +
+                               " slots overflowed; a vertex may enter a near list once per launch and the far "
+                               "pile once: is the deduplication (queued_by, in_far) right?");
+  }
+  result.counters.iterations = final_stats.near_rounds + final_stats.splits;
+  s.last_splits = final_stats.splits;
+  for (const BlockWork& block : s.block_work.to_host(stream)) {
+    result.counters.vertices_processed += block.expanded;
+    result.counters.edges_relaxed += block.arcs;
+  }
+  return result;
+}
+
+}  // namespace lab08

@@ -76,12 +76,23 @@ BENCHMARKS = [
     ("lab07", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/"], 5),
     ("lab07", "USA-road-NE", ["--graph", "USA-road-NE.pace.gr.gz"], ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/"], 5),
     ("lab07", "grid 2000x2000", ["--gen", "grid:2000x2000"], ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/"], 3),
+    # Lab 08: Chen's host-driven delta-stepping and GPU-driven Near-Far beside
+    # the one-arc rounds of lab 02 and the k-step waves of lab 07. Delta and C
+    # against time and work: delta-bench-ref (the handout's experiment).
+    ("lab08", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"],
+     ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/locality", "lab08/"], 5),
+    ("lab08", "USA-road-NE", ["--graph", "USA-road-NE.pace.gr.gz"],
+     ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/locality", "lab08/"], 5),
+    ("lab08", "grid 2000x2000", ["--gen", "grid:2000x2000"],
+     ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/locality", "lab08/"], 3),
+    ("lab08", "rmat scale 20", ["--gen", "rmat:20:16"],
+     ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/locality", "lab08/"], 5),
 ]
 # The CPU peer's rows in the SSSP tables: gapbs's bucket width (-d) by graph
 # family, for weights 1..1000: road and grid as in ../shared/peers/README.md;
 # R-MAT 1 (on rmat scale 18 as fast as 10, and 50 to 4000 slower). Other graphs:
 # no peer rows.
-GAPBS_LABS = ("lab01", "lab02", "lab06", "lab07")
+GAPBS_LABS = ("lab01", "lab02", "lab06", "lab07", "lab08")
 GAPBS_DELTA = {"USA-road-": 4000, "grid ": 4000, "rmat ": 1}
 TABLE_HEADER = ("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | launches | syncs "
                 "| us per iteration | speedup over lab01/dijkstra | vertices processed | edges relaxed | verified |\n"

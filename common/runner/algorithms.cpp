@@ -18,6 +18,7 @@
 #include "lab05.hpp"
 #include "lab06.hpp"
 #include "lab07.hpp"
+#include "lab08.hpp"
 #endif
 
 namespace sssp::runner {
@@ -79,6 +80,10 @@ std::vector<Tunable> tunables_of(const Tunable& block_rule) {
     list.push_back({&Tuning::vertices_per_thread, [](unsigned p) { return p == 1 || p == 2 || p == 4; },
                     "1, 2 or 4"});
   }
+  // 0 would mean "pick it by the rule", which leaving --delta out already does.
+  if constexpr (requires(LabOptions o) { o.delta; }) {
+    list.push_back({&Tuning::delta, [](unsigned d) { return d >= 1; }, "at least 1"});
+  }
   return list;
 }
 
@@ -92,6 +97,9 @@ LabOptions tuned(LabOptions options, const Tuning& t) {
   if constexpr (requires { options.depth; }) options.depth = t.depth.value_or(options.depth);
   if constexpr (requires { options.vertices_per_thread; }) {
     options.vertices_per_thread = t.vertices_per_thread.value_or(options.vertices_per_thread);
+  }
+  if constexpr (requires { options.delta; }) {
+    if (t.delta) options.delta = *t.delta;
   }
   return options;
 }
@@ -226,6 +234,13 @@ const std::vector<Algorithm>& algorithms() {
                                locality(false)),
       gpu<lab07::LocalitySssp>("lab07/locality-graph", "lab07/locality with the blind launches as one CUDA Graph",
                                locality(true)),
+      gpu<lab08::DeltaSteppingSssp>(
+          "lab08/delta-stepping",
+          "Chen's delta-stepping: bucket indices, prefix-sum requests, delta = max weight / max out-degree",
+          lab08::DeltaSteppingOptions{}),
+      gpu<lab08::NearFarSssp>("lab08/near-far",
+                              "Near-Far: near list and far pile, delta = 8 x avg weight / avg degree, GPU-driven",
+                              lab08::NearFarOptions{}),
 #endif
   };
   return table;

@@ -30,9 +30,10 @@ using PreparedRun = std::function<RunOutput(vertex_t source)>;
 /// options set (--block-size, ...). An unset one keeps the lab's default.
 struct Tuning {
   std::optional<unsigned> block_size;           ///< Threads per block.
-  std::optional<unsigned> rounds_per_check;     ///< Rounds between two looks at the result (labs 04, 06).
+  std::optional<unsigned> rounds_per_check;     ///< Rounds between two looks at the result (labs 04, 06, 08).
   std::optional<unsigned> depth;                ///< Lab 07's k.
   std::optional<unsigned> vertices_per_thread;  ///< Lab 07's vertices per thread.
+  std::optional<unsigned> delta;                ///< Lab 08's bucket width (unset: the solver's rule picks it).
 };
 
 /// The values one algorithm takes for one field of Tuning.

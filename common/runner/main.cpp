@@ -6,6 +6,7 @@
 //   sssp --algo lab01/dijkstra --graph USA-road-NY.pace.gr.gz --weights 1:1000:1
 //   sssp --gen rmat:18 --random-sources 4 --reps 5 --output json
 //   sssp --algo lab04/ --block-size 512 --rounds-per-check 4
+//   sssp --algo lab08/ --delta 100 --graph USA-road-NY.pace.gr.gz
 //
 // Exit status: 0 when every run was verified correct, 1 when an answer was
 // wrong or an algorithm failed, 2 on bad arguments or input.
@@ -46,7 +47,8 @@ struct TuningOption {
 constexpr TuningOption kTuningOptions[] = {{"--block-size", &Tuning::block_size},
                                            {"--rounds-per-check", &Tuning::rounds_per_check},
                                            {"--depth", &Tuning::depth},
-                                           {"--vertices-per-thread", &Tuning::vertices_per_thread}};
+                                           {"--vertices-per-thread", &Tuning::vertices_per_thread},
+                                           {"--delta", &Tuning::delta}};
 
 constexpr const char* kDefaultGenerator = "grid:256x256";
 constexpr const char* kDefaultWeights = "1:1000:1";
@@ -74,11 +76,12 @@ algorithms and sources:
   --reps R              timed repetitions per source (default 3)
   --warmup W            untimed runs first (default 1)
 launch parameters (default: each lab's; an error for a chosen algorithm without it):
-  --block-size N        threads per block (labs 02, 03, 04, 06, 07; lab 04: a power of two
+  --block-size N        threads per block (labs 02, 03, 04, 06, 07, 08; lab 04: a power of two
                         from 32, lab06/csr-vector: a multiple of 32)
-  --rounds-per-check N  rounds launched between two looks at the result (labs 04, 06)
+  --rounds-per-check N  rounds launched between two looks at the result (labs 04, 06, 08)
   --depth K             lab 07's k, 1 to 8
   --vertices-per-thread P  lab 07: 1, 2 or 4
+  --delta N             lab 08's bucket width, 1 to 4294967295 (default: each solver's rule)
 output:
   --output FORMAT       text (default), json or csv
   --no-verify           skip the certificate check

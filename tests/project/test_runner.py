@@ -101,6 +101,8 @@ class Runs(unittest.TestCase):
             self.skipTest("built without the GPU labs")
         self.assertTrue(lines["lab04/extract-min-dijkstra"].endswith("--block-size --rounds-per-check"))
         self.assertTrue(lines["lab07/locality"].endswith("--block-size --depth --vertices-per-thread"))
+        self.assertTrue(lines["lab08/delta-stepping"].endswith("--block-size --delta"))
+        self.assertTrue(lines["lab08/near-far"].endswith("--block-size --rounds-per-check --delta"))
         self.assertIn("lab05/gpu-naive-streams", lines)
 
     def test_write_distances_writes_the_first_run(self):
@@ -179,6 +181,23 @@ class Runs(unittest.TestCase):
         for r in json.loads(proc.stdout)["runs"]:
             self.assertTrue("skipped" in r or r["verified"], r)
 
+    def test_delta_reaches_lab08(self):
+        # A fixed bucket width instead of each solver's rule: 1 (Dijkstra's
+        # order) and one wider than every distance (a single bucket).
+        for delta in (1, 4294967295):
+            proc = run("--gen", "grid:20x20", "--algo", "lab08/", "--delta", delta, "--block-size", 64, "--reps", 1,
+                       "--output", "json")
+            if "unknown algorithm" in proc.stderr:
+                self.skipTest("built without the GPU labs")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            runs = json.loads(proc.stdout)["runs"]
+            self.assertEqual(sorted(r["algorithm"] for r in runs), ["lab08/delta-stepping", "lab08/near-far"])
+            for r in runs:
+                self.assertTrue("skipped" in r or r["verified"], r)
+                if "skipped" not in r and delta == 1:
+                    # Weights >= 1 and delta 1: each of the 400 vertices once, as Dijkstra.
+                    self.assertEqual(r["counters"]["vertices_processed"], 400, r)
+
     def test_skeleton_runner_names_the_missing_task(self):
         proc = run("--algo", "lab01/dijkstra", "--gen", "chain:10", binary="sssp")
         if "not implemented yet" not in proc.stdout:
@@ -247,7 +266,7 @@ class BadInput(unittest.TestCase):
     def test_numeric_options_take_digits_only(self):
         # std::stoull took " -3" and wrapped it to 2^64 - 3.
         for option in ("--seed", "--source", "--random-sources", "--reps", "--warmup", "--block-size",
-                       "--rounds-per-check", "--depth", "--vertices-per-thread"):
+                       "--rounds-per-check", "--depth", "--vertices-per-thread", "--delta"):
             for bad in (" -3", "-3", "+3", "3 ", "1e3", "0x10", "18446744073709551616"):
                 self.expect_error(["--gen", "chain:3", option, bad], f"{option} needs an integer")
         self.expect_error(["--gen", "chain:3", "--reps", "0"], "--reps needs an integer from 1")
@@ -259,6 +278,7 @@ class BadInput(unittest.TestCase):
         self.expect_error(["--algo", "lab01/dijkstra", "--block-size", "64"], "lab01/dijkstra has no --block-size")
         # All algorithms by default: lab 01's have no launch parameters.
         self.expect_error(["--depth", "2"], "lab01/dijkstra has no --depth")
+        self.expect_error(["--delta", "10"], "lab01/dijkstra has no --delta")
 
     def test_launch_option_values(self):
         if "lab02/frontier-sssp" not in run("--list").stdout:
@@ -273,7 +293,11 @@ class BadInput(unittest.TestCase):
                              (["lab06/csr-vector", "--block-size", "48"], "takes a multiple of 32"),
                              (["lab06/", "--rounds-per-check", "0"], "takes at least 1"),
                              (["lab07/", "--depth", "9"], "--depth 9: lab07/locality takes 1 to 8"),
-                             (["lab07/", "--vertices-per-thread", "3"], "takes 1, 2 or 4")):
+                             (["lab07/", "--vertices-per-thread", "3"], "takes 1, 2 or 4"),
+                             (["lab07/", "--delta", "10"], "lab07/locality has no --delta"),
+                             (["lab08/", "--delta", "0"], "--delta 0: lab08/delta-stepping takes at least 1"),
+                             (["lab08/", "--depth", "2"], "lab08/delta-stepping has no --depth"),
+                             (["lab08/", "--rounds-per-check", "4"], "lab08/delta-stepping has no --rounds-per-check")):
             self.expect_error(["--algo", *args], phrase)
 
 

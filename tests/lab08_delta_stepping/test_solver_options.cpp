@@ -1,0 +1,81 @@
+// Lab 08's given code (not student tasks): the solvers' option checks and the
+// rules' names. Bad options are refused before any GPU work, so the option
+// tests need no GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "lab08.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/weights.hpp"
+#include "sssp_test.hpp"
+
+namespace {
+
+const sssp::CsrGraph& chain() {
+  static const sssp::CsrGraph graph = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  return graph;
+}
+
+// Constructing `Solver` with `options` throws sssp::InputError whose message
+// contains `names`.
+template <typename Solver, typename Options>
+void expect_refused(const Options& options, const std::string& names, const std::string& what) {
+  try {
+    Solver solver(chain(), options);
+    FAIL() << what << " was accepted";
+  } catch (const sssp::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
+        << what << ": the message must name " << names << ", it was: " << e.what();
+  }
+}
+
+TEST(Lab08Options, DeltaSteppingRefusesBadBlockSizes) {
+  lab08::DeltaSteppingOptions o;
+  o.block_size = 0;
+  expect_refused<lab08::DeltaSteppingSssp>(o, "block size", "Chen delta-stepping with block size 0");
+  o.block_size = 1025;
+  expect_refused<lab08::DeltaSteppingSssp>(o, "block size", "Chen delta-stepping with block size 1025");
+}
+
+TEST(Lab08Options, NearFarRefusesBadValues) {
+  lab08::NearFarOptions o;
+  o.block_size = 0;
+  expect_refused<lab08::NearFarSssp>(o, "block size", "Near-Far with block size 0");
+  o.block_size = 2048;
+  expect_refused<lab08::NearFarSssp>(o, "block size", "Near-Far with block size 2048");
+  o = {};
+  for (const double c : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    o.c = c;
+    expect_refused<lab08::NearFarSssp>(o, "C", "Near-Far with C = " + std::to_string(c));
+  }
+  // An explicit delta does not need C, but a bad C is still a bad option.
+  o.delta = 5;
+  o.c = -2.0;
+  expect_refused<lab08::NearFarSssp>(o, "C", "Near-Far with delta = 5 and C = -2");
+  o = {};
+  o.rounds_per_check = 0;
+  expect_refused<lab08::NearFarSssp>(o, "rounds per check", "Near-Far with rounds per check 0");
+}
+
+TEST(Lab08Options, RuleNames) {
+  EXPECT_EQ(lab08::to_string(lab08::DeltaRule::kMedianWeight), "median-weight");
+  EXPECT_EQ(lab08::to_string(lab08::DeltaRule::kTotalWeightPerVertex), "total-weight/n");
+  EXPECT_EQ(lab08::to_string(lab08::DeltaRule::kMaxWeightPerMaxDegree), "max-weight/max-degree");
+  EXPECT_EQ(lab08::to_string(lab08::DeltaRule::kNearFar), "near-far C*W/D");
+}
+
+TEST(Lab08Options, ChooseDeltaRefusesABadCForEveryRule) {
+  for (const lab08::DeltaRule rule : {lab08::DeltaRule::kMedianWeight, lab08::DeltaRule::kTotalWeightPerVertex,
+                                      lab08::DeltaRule::kMaxWeightPerMaxDegree, lab08::DeltaRule::kNearFar}) {
+    for (const double c : {0.0, -0.5, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+      EXPECT_THROW((void)lab08::choose_delta(chain(), rule, c), sssp::InputError)
+          << lab08::to_string(rule) << ", C = " << c;
+    }
+  }
+}
+
+}  // namespace

@@ -43,6 +43,7 @@
 #include "sssp/cuda/launch.cuh"
 #include "sssp/cuda/stream.cuh"
 #include "sssp/cuda/timed_run.cuh"
+#include "sssp/errors.hpp"
 
 namespace lab08 {
 
@@ -241,7 +242,7 @@ struct DeltaSteppingSssp::Impl {
   // Light rounds until bucket `current` stays empty: scan, take out, look, relax.
   void empty_bucket(bucket_t current, Counters& work) {
     const cudaStream_t s = stream.get();
-    while (true) {
+    for (std::uint64_t round = 1;; ++round) {
       std::size_t bytes = cub_scratch.size();
       SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes,
                                                     thrust::make_transform_iterator(bindex.data(), InBucket{current}),
@@ -253,6 +254,17 @@ struct DeltaSteppingSssp::Impl {
       const unsigned count = taken.read(s);
       ++work.host_syncs;
       if (count == 0) return;
+      // A bucket empties within n light rounds (each round settles at least
+      // one more arc of every light path inside it). A vertex never taken out
+      // would loop for ever: look for an unfinished task now and then, and
+      // stop past the bound.
+      if (round % 1024 == 0 || round > n) {
+        device_todo().check();
+        if (round > n) {
+          throw sssp::AlgorithmError("delta-stepping: bucket " + std::to_string(current) + " is not empty after " +
+                                     std::to_string(n) + " light rounds; are its vertices taken out of it?");
+        }
+      }
       relax(true, taken.device(), sssp::cuda::grid_for(count, options.block_size));
       ++work.kernel_launches;
       ++work.iterations;
@@ -301,9 +313,18 @@ SsspResult DeltaSteppingSssp::run(vertex_t source) {
         ++work.kernel_launches;
         // Chen's Algorithm 3: while some bucket is non-empty, empty the
         // smallest by light rounds, then relax the heavy arcs of what it held.
-        for (bucket_t current = 0; current != kNoBucket; current = s.find_next_bucket(work)) {
+        for (bucket_t current = 0; current != kNoBucket;) {
           s.empty_bucket(current, work);
           s.relax_heavy(current, work);
+          const bucket_t next = s.find_next_bucket(work);
+          // Light offers from bucket i land in i or later, heavy ones after i:
+          // a next bucket not after the current one means a broken task.
+          if (next != kNoBucket && next <= current) {
+            device_todo().check();
+            throw sssp::AlgorithmError("delta-stepping: bucket " + std::to_string(current) +
+                                       " is still not empty after its light rounds");
+          }
+          current = next;
         }
         return s.dist;
       },

@@ -1,0 +1,193 @@
+// Lab 08 benchmark, in the shape of the ADDS paper's Fig. 4 (time and work
+// against C): Dijkstra on the CPU for the distances and the work to compare
+// with, then (a) Chen's delta-stepping with each rule for delta, and (b)
+// Near-Far with delta = C x W / D for C = 2^-2 .. 2^8, and with delta = 1.
+// Each row gives delta, the median time, MTEPS, the vertices processed and
+// that work relative to Dijkstra's (each reachable vertex once), the
+// iterations, the launches and the host round trips.
+//
+//   delta-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
+//               [--repeats R] [--block-size B]
+//
+// Every answer is checked against the reference Dijkstra; a mismatch exits 1.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lab08.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/io.hpp"
+#include "sssp/reference.hpp"
+#include "sssp/weights.hpp"
+
+namespace {
+
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::vertex_t;
+
+unsigned parse_count(const std::string& text, const char* what, unsigned most) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
+      std::stoul(text) > most) {
+    throw sssp::InputError(std::string(what) + " must be an integer 0.." + std::to_string(most) + ", got '" + text +
+                           "'");
+  }
+  return static_cast<unsigned>(std::stoul(text));
+}
+
+struct Measured {
+  dist_t delta = 0;
+  double median_ms = 0;
+  sssp::Counters counters;  // of the last timed run
+  bool correct = true;
+};
+
+// One warm-up run, then `repeats` timed runs (CUDA events, the solver's own).
+template <typename Solver, typename Options>
+Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& expected, const Options& options,
+                 unsigned repeats) {
+  Solver solver(g, options);
+  Measured m;
+  m.delta = solver.delta();
+  std::vector<double> times;
+  for (unsigned rep = 0; rep <= repeats; ++rep) {
+    const sssp::SsspResult result = solver.run(source);
+    m.correct = m.correct && result.values == expected;
+    if (rep > 0) times.push_back(result.device_ms);
+    m.counters = result.counters;
+  }
+  std::sort(times.begin(), times.end());
+  m.median_ms = times[times.size() / 2];
+  return m;
+}
+
+constexpr const char* kHeader =
+    "| solver | delta from | delta | median ms | MTEPS | vertices processed | work / Dijkstra | iterations | launches "
+    "| syncs |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+// `arcs`: the arcs leaving reached vertices; `reachable`: Dijkstra's work.
+void print_row(const char* solver, const std::string& setting, const Measured& m, std::uint64_t arcs,
+               std::uint64_t reachable) {
+  const double mteps = m.median_ms > 0 ? static_cast<double>(arcs) / (m.median_ms * 1e3) : 0.0;
+  const double work = reachable > 0 ? static_cast<double>(m.counters.vertices_processed) / static_cast<double>(reachable)
+                                    : 0.0;
+  std::printf("| %s | %s | %llu | %.3f | %.1f | %llu | %.2f | %llu | %llu | %llu |%s\n", solver, setting.c_str(),
+              static_cast<unsigned long long>(m.delta), m.median_ms, mteps,
+              static_cast<unsigned long long>(m.counters.vertices_processed), work,
+              static_cast<unsigned long long>(m.counters.iterations),
+              static_cast<unsigned long long>(m.counters.kernel_launches),
+              static_cast<unsigned long long>(m.counters.host_syncs), m.correct ? "" : " WRONG");
+}
+
+std::string c_text(double c) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "C = %g", c);
+  return buf;
+}
+
+int run(int argc, char** argv) {
+  std::string graph_file;
+  std::string spec = "grid:1000x1000";
+  sssp::WeightPolicy weights = sssp::WeightPolicy::uniform(1, 1000, 1);
+  unsigned source = 0;
+  unsigned repeats = 5;
+  unsigned block_size = 256;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
+    const std::string value = argv[++i];
+    if (arg == "--graph") {
+      graph_file = value;
+    } else if (arg == "--gen") {
+      spec = value;
+    } else if (arg == "--weights") {
+      weights = sssp::WeightPolicy::parse(value);
+    } else if (arg == "--source") {
+      source = parse_count(value, "--source", ~0u >> 1);
+    } else if (arg == "--repeats") {
+      repeats = std::max(1u, parse_count(value, "--repeats", 1000));
+    } else if (arg == "--block-size") {
+      block_size = parse_count(value, "--block-size", 1024);
+    } else {
+      throw sssp::InputError("unknown option " + std::string(arg) +
+                             " (--graph, --gen, --weights, --source, --repeats, --block-size)");
+    }
+  }
+  sssp::ReadOptions read;
+  read.weights = weights;
+  const CsrGraph g =
+      sssp::to_csr(graph_file.empty() ? sssp::generate(spec, weights, 1) : sssp::read_graph(graph_file, read));
+  sssp::require_valid_source(g, source);
+  const auto& gpu = sssp::cuda::query_device();
+  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+
+  // Dijkstra (the graders' CPU reference; lab 01 is not linked here): the
+  // distances every run must match, and the work to compare with.
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);
+  const double dijkstra_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::uint64_t reachable = 0;
+  std::uint64_t arcs = 0;  // arcs leaving reached vertices, as the runner counts MTEPS
+  for (vertex_t v = 0; v < g.num_vertices(); ++v) {
+    if (expected[v] != sssp::kInfinity) {
+      ++reachable;
+      arcs += g.out_degree(v);
+    }
+  }
+  std::printf("GPU: %s\ngraph: %s, source %u, weights %s\n", gpu.summary().c_str(), sssp::describe(g).c_str(), source,
+              weights.to_string().c_str());
+  std::printf("Dijkstra (CPU reference, binary heap): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
+              dijkstra_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
+  std::printf("median of %u runs after 1 warm-up (CUDA events); MTEPS = arcs leaving reached vertices / time; "
+              "work / Dijkstra = vertices processed / reachable vertices\n\n",
+              repeats);
+
+  bool all_correct = true;
+  std::printf("Chen's delta-stepping, delta by rule (vertices processed: taken out of a bucket; iterations: light "
+              "rounds)\n\n%s\n",
+              kHeader);
+  for (const lab08::DeltaRule rule : {lab08::DeltaRule::kMedianWeight, lab08::DeltaRule::kTotalWeightPerVertex,
+                                      lab08::DeltaRule::kMaxWeightPerMaxDegree, lab08::DeltaRule::kNearFar}) {
+    lab08::DeltaSteppingOptions o;
+    o.block_size = block_size;
+    o.rule = rule;
+    const Measured m = measure<lab08::DeltaSteppingSssp>(g, source, expected, o, repeats);
+    all_correct = all_correct && m.correct;
+    print_row("Chen", lab08::to_string(rule) + (rule == lab08::DeltaRule::kNearFar ? " (C = 1)" : ""), m, arcs,
+              reachable);
+  }
+
+  std::printf("\nNear-Far, delta = C x W / D and delta = 1 (vertices processed: near items expanded; iterations: "
+              "near rounds and far splits)\n\n%s\n",
+              kHeader);
+  for (int power = -2; power <= 8; ++power) {
+    lab08::NearFarOptions o;
+    o.block_size = block_size;
+    o.c = power >= 0 ? static_cast<double>(1u << power) : 1.0 / static_cast<double>(1u << -power);
+    const Measured m = measure<lab08::NearFarSssp>(g, source, expected, o, repeats);
+    all_correct = all_correct && m.correct;
+    print_row("Near-Far", c_text(o.c), m, arcs, reachable);
+  }
+  lab08::NearFarOptions one;
+  one.block_size = block_size;
+  one.delta = 1;
+  const Measured m = measure<lab08::NearFarSssp>(g, source, expected, one, repeats);
+  all_correct = all_correct && m.correct;
+  print_row("Near-Far", "delta = 1", m, arcs, reachable);
+
+  if (!all_correct) {
+    std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return sssp::guarded_main("delta-bench", run, argc, argv); }

@@ -34,8 +34,6 @@ dist_t choose_delta(const CsrGraph& graph, DeltaRule rule, double c) {
     throw sssp::InputError("the constant C of the Near-Far delta must be a positive finite number, got " +
                            std::to_string(c));
   }
-  const std::uint64_t m = graph.num_edges();
-  const std::uint64_t n = graph.num_vertices();
   dist_t delta = 1;
   // TODO(task 1): compute delta for `rule` (see DeltaRule and the handout):
   // the lower median weight, the weight total / n, the largest weight / the

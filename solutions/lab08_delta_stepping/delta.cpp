@@ -32,10 +32,10 @@ dist_t choose_delta(const CsrGraph& graph, DeltaRule rule, double c) {
     throw sssp::InputError("the constant C of the Near-Far delta must be a positive finite number, got " +
                            std::to_string(c));
   }
-  const std::uint64_t m = graph.num_edges();
-  const std::uint64_t n = graph.num_vertices();
   dist_t delta = 1;
   // BEGIN SOLUTION task 1: the four delta rules
+  const std::uint64_t m = graph.num_edges();
+  const std::uint64_t n = graph.num_vertices();
   if (m == 0) return 1;  // no arc to measure: any width works
   long double total = 0;
   for (const sssp::weight_t w : graph.weights) total += w;

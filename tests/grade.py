@@ -8,6 +8,7 @@ and write Gradescope results.json and JUnit XML.
     python3 tests/grade.py --flavour solution    grade the reference solutions
     python3 tests/grade.py --build-gpu-labs      build the GPU tests on a machine without a GPU
     python3 tests/grade.py --submission DIR      instructors: grade a student's submitted lab files
+    python3 tests/grade.py --no-sanitize         leave out the compute-sanitizer items (on with a GPU)
 
 Only what grading needs is built: the course's test support and, per lab,
 the graded test programs of the flavour graded (for a student: labs/, never
@@ -23,6 +24,15 @@ passes only when GoogleTest's XML report, written to a fresh unpredictable
 path, names it as run without failure and the process exits 0: what the code
 under test prints cannot pass or skip a test. Points and visibility come from
 tests/rubric.json.
+
+Each GPU lab also has a compute-sanitizer item (the lab's "sanitizer" entry
+in tests/rubric.json: its points and a small named set of its GPU tests):
+those tests run under compute-sanitizer memcheck, racecheck and synccheck, in
+the build graded, and the item passes only when every run's own summary line
+reports no error or hazard, the sanitizer exits 0, and GoogleTest's report
+has every test of the set passed. It is on by default where a GPU is found
+(--sanitize, --no-sanitize); without a GPU or without compute-sanitizer (PATH,
+/usr/local/cuda/bin) it is listed as skipped with the reason, like a test.
 
 A test may skip only for a reason the course defines (no GPU, a dataset
 missing, no hidden graphs); the table lists each with its reason. On your own
@@ -43,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import fnmatch
 import json
 import os
 import re
@@ -67,6 +78,37 @@ FILE_SIZE_LIMIT = 64 << 20  # bytes a test process may write to one file (its ou
 SUPPORT_TARGET = "sssp_test_support"  # the course's code every graded test program links
 CHECKER_TARGET = "check-hidden-graphs"  # tests/support/check_hidden_graphs.cpp
 STEP = "[   STEP   ] "  # what sssp::test::announce_step prints before running student code
+
+# The compute-sanitizer item of a GPU lab (the lab's "sanitizer" entry in the rubric).
+SANITIZER_ITEM = "compute-sanitizer"
+SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")  # run in this order on the same tests
+SANITIZER_TIMEOUT = 180.0  # default seconds per tool run (several tests, instrumented)
+SANITIZER_ERROR_EXITCODE = 86  # --error-exitcode: the sanitizer found errors
+SANITIZER_MEMORY_FACTOR = 4  # the sanitizer's own bookkeeping: its runs get this times the test cap
+SANITIZER_REPORT_LINES = 15  # report lines shown in a failure message (each cut at 300 characters)
+SANITIZER_FALLBACK = "/usr/local/cuda/bin/compute-sanitizer"
+# Skip reasons of the item (what was missing, then why). Not in SKIP_REASONS:
+# no test may skip itself for these.
+SANITIZER_OFF = ("sanitizer off", "compute-sanitizer item skipped: turned off (--no-sanitize)")
+SANITIZER_NO_GPU = ("no GPU", "GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*): "
+                              "compute-sanitizer needs one")
+SANITIZER_MISSING = ("no compute-sanitizer", "compute-sanitizer item skipped: compute-sanitizer not found on "
+                                             "PATH or in /usr/local/cuda/bin (it comes with the CUDA Toolkit)")
+# What a failure message suggests, by tool (memcheck by the kind of its first report).
+SANITIZER_HINTS = {
+    "racecheck": "a shared-memory race: two threads of a block touch the same __shared__ word, one of them "
+                 "writing, with no barrier between. Is there a __syncthreads() between the writes and the reads "
+                 "of the reduction (after every step, reached by every thread of the block)?",
+    "synccheck": "a barrier that not every thread of the block reaches: a __syncthreads() inside a branch, or in "
+                 "a loop that some threads leave early (a return before it). Let threads with no work skip the "
+                 "work, not the barrier.",
+    "memcheck": "an access out of bounds: an index past the end of an array (a loop bound of <= n, a thread "
+                "whose index is n or more that is not turned away, offsets[u + 1] read for u = n) or a pointer "
+                "to memory already freed. The report names the kernel, the thread and how far past the "
+                "allocation the address is.",
+    "memcheck api": "a CUDA call failed (the report names it): a launch with a bad configuration, or a copy or "
+                    "memset of the wrong size or direction.",
+}
 
 # The reasons a graded test may skip for: the prefix of its skip message
 # (tests/support/sssp_test.hpp) and what was missing.
@@ -108,6 +150,17 @@ class ProgramError(Exception):
 
 
 @dataclass
+class ToolRun:
+    """One compute-sanitizer tool's run of a lab's sanitizer tests."""
+    tool: str
+    status: str  # clean | reported (the sanitizer found errors) | failed | timeout | skipped
+    message: str = ""
+    errors: int | None = None  # what its summary counted
+    seconds: float = 0.0
+    missing: str = ""  # for a skipped run: what was missing
+
+
+@dataclass
 class Result:
     lab: str
     name: str
@@ -117,6 +170,7 @@ class Result:
     output: str = ""
     seconds: float = 0.0
     missing: str = ""  # for a skipped test: what was missing (a value of SKIP_REASONS)
+    sanitizer_runs: list[ToolRun] = field(default_factory=list)  # the compute-sanitizer item's runs
 
     @property
     def counted(self) -> bool:
@@ -175,6 +229,61 @@ def test_output(output: str) -> str:
     return cut((output[start:] if start >= 0 else output).strip())
 
 
+@dataclass
+class SanitizerReport:
+    """What a compute-sanitizer log says: the errors (or hazards) its summary
+    lines count, None when it has no summary (the sanitizer did not finish),
+    and its first report lines."""
+    errors: int | None
+    summary: str
+    lines: list[str]
+
+
+_SUMMARY = re.compile(r"^(?:=+ )?(ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: (\d+) hazards? displayed.*)$")
+_NOISE = re.compile(r"^=+\s*(COMPUTE-SANITIZER|Host Frame|Saved host backtrace|in /|$)")
+
+
+def parse_sanitizer_log(text: str) -> SanitizerReport:
+    """Reads compute-sanitizer's own output (its --log-file, which the code
+    under test does not write to): the summary lines (ERROR SUMMARY: N
+    errors; racecheck's RACECHECK SUMMARY: N hazards displayed (E errors, W
+    warnings)) and the first lines of its reports, backtraces left out. Only
+    lines in the sanitizer's own "=========" format count."""
+    counts, summaries, lines, plain = [], [], [], []
+    for line in text.splitlines():
+        line = line.rstrip()
+        summary = _SUMMARY.match(line)
+        if summary:
+            counts.append(int(summary.group(2) or summary.group(3)))
+            summaries.append(summary.group(1))
+        elif line.startswith("=========") and not _NOISE.match(line):
+            lines.append(line)
+        elif line.strip():
+            plain.append(line)
+    # A log without the prefix (a sanitizer version that leaves it out of files): its first lines.
+    shown = [line if len(line) <= 300 else line[:300] + " ..." for line in (lines or plain)[:SANITIZER_REPORT_LINES]]
+    return SanitizerReport(max(counts) if counts else None, "; ".join(summaries), shown)
+
+
+def sanitizer_hint(tool: str, report: SanitizerReport) -> str:
+    if tool == "memcheck" and report.lines and "Program hit" in report.lines[0]:
+        return SANITIZER_HINTS["memcheck api"]
+    return SANITIZER_HINTS[tool]
+
+
+def find_sanitizer() -> str | None:
+    """compute-sanitizer's path: on PATH, else in /usr/local/cuda/bin; None when neither has it."""
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return str(Path(found).resolve())
+    return SANITIZER_FALLBACK if os.access(SANITIZER_FALLBACK, os.X_OK) else None
+
+
+def gtest_filter_matches(patterns: list[str], name: str) -> bool:
+    """Whether GoogleTest's --gtest_filter with these positive patterns (* and ?) selects `name`."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+
+
 class Runner:
     """Runs graded test programs one test per process, and judges each from
     GoogleTest's XML report and the exit status, never from printed text."""
@@ -190,18 +299,21 @@ class Runner:
         if hidden_graphs is not None:
             self.env["SSSP_HIDDEN_GRAPHS"] = str(hidden_graphs.resolve())
 
-    def _execute(self, argv: list[str], report: Path, work: Path) -> tuple[int | None, str]:
-        """Runs argv in an empty directory under `work`; returns its exit status
-        (None after a timeout) and the tail of its output."""
+    def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
+                 memory_mib: int | None = None) -> tuple[int | None, str]:
+        """Runs argv in an empty directory under `work` (with the runner's
+        timeout and memory cap unless given); returns its exit status (None
+        after a timeout) and the tail of its output."""
         scratch = work / "cwd"
         scratch.mkdir()
-        command = [sys.executable, "-I", "-S", "-c", _EXEC_WITH_LIMITS, str(self.memory_mib << 20),
+        memory_mib = self.memory_mib if memory_mib is None else memory_mib
+        command = [sys.executable, "-I", "-S", "-c", _EXEC_WITH_LIMITS, str(memory_mib << 20),
                    str(FILE_SIZE_LIMIT), *argv, f"--gtest_output=xml:{report}"]
         with tempfile.TemporaryFile() as log:
             try:
                 returncode: int | None = subprocess.run(
                     command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=scratch,
-                    env=self.env, timeout=self.timeout).returncode
+                    env=self.env, timeout=self.timeout if timeout is None else timeout).returncode
             except subprocess.TimeoutExpired:
                 returncode = None
             log.seek(max(0, log.seek(0, os.SEEK_END) - 4 * OUTPUT_LIMIT))
@@ -296,6 +408,128 @@ class Runner:
         return what is not None
 
 
+def judge_tool_run(tool: str, returncode: int | None, log_text: str, cases: dict[str, ET.Element] | None,
+                   names: list[str], output: str, timeout: float) -> ToolRun:
+    """Judges one compute-sanitizer run of the tests `names`: from the
+    sanitizer's own log (its summary lines), its exit status and GoogleTest's
+    XML report (`cases` by full name, None when there was none); what the
+    tests printed (`output`) only explains a failure."""
+    what = f"compute-sanitizer {tool}"
+    report = parse_sanitizer_log(log_text)
+    step = last_step(output)
+    during = f"\nwhile running: {step}" if step else ""
+    if returncode is None:
+        return ToolRun(tool, "timeout", f"{what} did not finish within {timeout:g} s{during}\nunder the sanitizer "
+                       "the code runs many times slower, but these tests are small: look for an endless loop, or "
+                       "far more kernel launches than the algorithm needs")
+    if report.errors:
+        noun = "hazard" if tool == "racecheck" else "error"
+        lines = "\n".join(report.lines)
+        return ToolRun(tool, "reported", f"{what} reported {report.errors} {noun}{'s' if report.errors != 1 else ''} "
+                       f"({report.summary}); its first report lines:\n{lines}\nhint: {sanitizer_hint(tool, report)}",
+                       errors=report.errors)
+    if report.errors is None:
+        ended = how_it_ended(returncode) if returncode else "it exited with status 0"
+        return ToolRun(tool, "failed", f"{what} ended without its summary line ({ended}){during}\n"
+                       f"--- the sanitizer's last output ---\n{cut(log_text.strip()[-OUTPUT_LIMIT:])}\n"
+                       f"--- the tests' last output ---\n{test_output(output)}")
+    if returncode == SANITIZER_ERROR_EXITCODE:
+        return ToolRun(tool, "failed", f"{what} exited with status {returncode}, its status for errors found, but "
+                       f"its summary counts none ({report.summary})\n--- the tests' last output ---\n"
+                       f"{test_output(output)}", errors=0)
+    if cases is None:
+        return ToolRun(tool, "failed", f"under {what} the test program ended before it wrote its report: "
+                       f"{how_it_ended(returncode) if returncode else 'it exited with status 0'}{during}\n"
+                       f"--- its last output ---\n{test_output(output)}", errors=0)
+    for name in names:
+        case = cases.get(name)
+        if case is None or case.get("status") != "run":
+            return ToolRun(tool, "failed", f"under {what} the test program ended before it reported {name}: "
+                           f"{how_it_ended(returncode) if returncode else 'it exited with status 0'}{during}\n"
+                           f"--- its last output ---\n{test_output(output)}", errors=0)
+        failures = "\n\n".join((f.text or f.get("message", "")).strip() for f in case.iter("failure"))
+        if failures:
+            return ToolRun(tool, "failed", f"under {what}, {name} failed. This item passes once the tests it runs "
+                           f"pass and the sanitizer finds nothing; the test's own item says what is wrong:\n"
+                           f"{cut(failures, OUTPUT_LIMIT // 2)}", errors=0)
+        if case.get("result") == "skipped":
+            skipped = case.find("skipped")
+            reason = (skipped.get("message", "") if skipped is not None else "").split("\n", 1)[-1].strip()
+            if missing_for(reason):
+                return ToolRun(tool, "skipped", reason, errors=0, missing=missing_for(reason) or "")
+            return ToolRun(tool, "failed", f"under {what}, {name} skipped itself for a reason the course does not "
+                           f"define: '{reason}'", errors=0)
+    if returncode != 0:
+        return ToolRun(tool, "failed", f"under {what} the tests passed, but then {how_it_ended(returncode)} (in a "
+                       "destructor, or at exit?)", errors=0)
+    return ToolRun(tool, "clean", errors=0)
+
+
+def sanitizer_verdict(runs: list[ToolRun]) -> tuple[str, str, str]:
+    """The item's status, output and what was missing, from its tool runs: a
+    report of the sanitizer first (it says what to fix), then a timeout, a
+    failure, a skip; passed only when every tool ran clean."""
+    reported = [r for r in runs if r.status == "reported"]
+    if reported:
+        also = [f"{r.tool} also reported {r.errors}" for r in reported[1:]]
+        return "failed", cut("\n".join([reported[0].message, *also])), ""
+    for status in ("timeout", "failed", "skipped"):
+        run = next((r for r in runs if r.status == status), None)
+        if run is not None:
+            return status, cut(run.message), run.missing
+    if {r.tool for r in runs if r.status == "clean"} != set(SANITIZER_TOOLS):
+        return "failed", f"compute-sanitizer did not run all of {', '.join(SANITIZER_TOOLS)}", ""
+    return "passed", "", ""
+
+
+class Sanitizer:
+    """Runs a lab's compute-sanitizer item: its tests under memcheck,
+    racecheck and synccheck, one process per tool, each in the runner's
+    scratch directory and limits with its own timeout. The sanitizer writes
+    its text to a log file of a fresh unpredictable name, apart from what the
+    code under test prints."""
+
+    def __init__(self, path: str, runner: Runner, timeout: float = SANITIZER_TIMEOUT):
+        self.path, self.runner, self.timeout = path, runner, timeout
+
+    def run_tool(self, tool: str, program: Program, patterns: list[str], names: list[str]) -> ToolRun:
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="sssp-sanitizer-", ignore_cleanup_errors=True) as work:
+            token = secrets.token_hex(16)
+            report, log = Path(work) / f"{token}.xml", Path(work) / f"{token}.log"
+            argv = [self.path, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXITCODE), "--print-limit",
+                    "20", "--log-file", str(log), program.path, f"--gtest_filter={':'.join(patterns)}",
+                    "--gtest_color=no"]
+            returncode, output = self.runner._execute(argv, report, Path(work), self.timeout,
+                                                      self.runner.memory_mib * SANITIZER_MEMORY_FACTOR)
+            try:
+                log_text = log.read_text(errors="replace")
+            except OSError:
+                log_text = ""
+            try:
+                cases: dict[str, ET.Element] | None = {
+                    f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
+            except (OSError, ET.ParseError):
+                cases = None
+        run = judge_tool_run(tool, returncode, log_text, cases, names, output, self.timeout)
+        run.seconds = time.monotonic() - start
+        return run
+
+    def run(self, program: Program, result: Result, patterns: list[str], names: list[str]) -> Result:
+        """Runs every tool (all three, so that a test failing under one does
+        not hide what another reports), stopping early only at a timeout or a
+        skip, and judges the item."""
+        start = time.monotonic()
+        for tool in SANITIZER_TOOLS:
+            run = self.run_tool(tool, program, patterns, names)
+            result.sanitizer_runs.append(run)
+            if run.status in ("timeout", "skipped"):
+                break
+        result.status, result.output, result.missing = sanitizer_verdict(result.sanitizer_runs)
+        result.seconds = time.monotonic() - start
+        return result
+
+
 def gpu_present() -> bool:
     """Whether the NVIDIA driver reports a GPU here (nvidia-smi -L; without
     nvidia-smi, a /dev/nvidiaN device node)."""
@@ -387,40 +621,107 @@ def check_hidden_graphs(manifest: dict, directory: Path) -> None:
     print(f"hidden graphs in {directory}:\n{check.stdout}", end="", flush=True)
 
 
-def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "") -> LabReport:
+def rubric_results(lab: str, entry: dict) -> list[Result]:
+    """A result per graded item of the lab's rubric entry: its tests, then its
+    compute-sanitizer item if it has one."""
+    results = [Result(lab, name, float(e["points"]), e.get("visibility", "visible"))
+               for name, e in entry["tests"].items()]
+    if "sanitizer" in entry:
+        item = entry["sanitizer"]
+        results.append(Result(lab, SANITIZER_ITEM, float(item["points"]), item.get("visibility", "visible")))
+    return results
+
+
+def skip(result: Result, reason: str, missing: str) -> None:
+    result.status, result.output, result.missing = "skipped", reason, missing
+
+
+def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,
+                         unlisted: list[str], left_out: str, sanitizer: Sanitizer | tuple[str, str]) -> None:
+    """Runs the lab's compute-sanitizer item on its GPU test program, or says
+    why not: `sanitizer` is the (missing, reason) of its skip where it cannot
+    run here. `listed` has the tests of each program that could list them."""
+    gpu = next((p for p in programs if p.kind == "gpu"), None)
+    if isinstance(sanitizer, tuple):
+        skip(item, sanitizer[1], sanitizer[0])
+    elif gpu is None:  # the GPU test program was not built here
+        reason = left_out or "GPU test skipped: the lab's GPU test program was not built"
+        skip(item, reason, missing_for(reason) or "no GPU")
+    elif gpu not in listed:
+        item.status, item.output = "failed", "\n".join(unlisted)
+    else:
+        patterns = entry["sanitizer"]["tests"]
+        names = [name for name in listed[gpu] if gtest_filter_matches(patterns, name)]
+        if not names:
+            raise GradingError(f"{lab}: the sanitizer tests of tests/rubric.json ({':'.join(patterns)}) match no "
+                               f"test of {gpu.target}")
+        sanitizer.run(gpu, item, patterns, names)
+        runs = ", ".join(f"{r.tool} {r.status} {r.seconds:.0f} s" for r in item.sanitizer_runs)
+        print(f"{lab}: {SANITIZER_ITEM} {item.status} on {len(names)} tests ({runs})", flush=True)
+
+
+def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "",
+              sanitizer: Sanitizer | tuple[str, str] = SANITIZER_OFF, sanitizer_only: bool = False) -> LabReport:
     """Grades a lab's built programs. `left_out`, when set, is the skip reason
-    of the rubric's tests that no program lists (its GPU programs were not built)."""
+    of the rubric's tests that no program lists (its GPU programs were not
+    built). The compute-sanitizer item runs after the tests, with `sanitizer`
+    (or is skipped for the reason it holds); `sanitizer_only` grades that item only."""
     report = LabReport(lab, entry.get("title", lab))
-    report.results = [Result(lab, name, float(e["points"]), e.get("visibility", "visible"))
-                      for name, e in entry["tests"].items()]
-    by_name = {r.name: r for r in report.results}
-    jobs, unlisted = [], []
+    report.results = rubric_results(lab, entry)
+    item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
+    by_name = {r.name: r for r in report.results if r is not item}
+    jobs, unlisted, listed = [], [], {}
     for program in programs:
         try:
             names = runner.list_tests(program)
         except ProgramError as error:
             unlisted.append(str(error))
             continue
+        listed[program] = names
         for name in names:
             if name not in by_name:
                 raise GradingError(f"{lab}: test {name} is not in tests/rubric.json: give it points")
             jobs.append((program, by_name.pop(name)))
+    if sanitizer_only:
+        report.results, jobs, by_name = [item] if item else [], [], {}
     for result in by_name.values():
         if left_out and not unlisted:
-            result.status, result.output, result.missing = "skipped", left_out, missing_for(left_out) or ""
+            skip(result, left_out, missing_for(left_out) or "")
             continue
         if not unlisted:
             raise GradingError(f"{lab}: tests/rubric.json lists tests that do not exist: {', '.join(by_name)}")
         result.status, result.output = "failed", "\n".join(unlisted)
     runner.run_all(jobs)
+    if item is not None:  # after the tests: it would slow them down on the same GPU
+        grade_sanitizer_item(lab, entry, item, programs, listed, unlisted, left_out, sanitizer)
     return report
 
 
-def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "") -> LabReport:
+def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "",
+            sanitizer_skip: tuple[str, str] | None = None, sanitizer_only: bool = False) -> LabReport:
+    """The report of a lab none of whose tests ran, each with this status and
+    output; its compute-sanitizer item too, unless `sanitizer_skip` (missing,
+    reason) says it would have been skipped anyway."""
     report = LabReport(lab, entry.get("title", lab))
-    report.results = [Result(lab, name, float(e["points"]), e.get("visibility", "visible"), status, output,
-                             missing=missing) for name, e in entry["tests"].items()]
+    report.results = rubric_results(lab, entry)
+    for result in report.results:
+        if result.name == SANITIZER_ITEM and sanitizer_skip is not None:
+            skip(result, sanitizer_skip[1], sanitizer_skip[0])
+        else:
+            result.status, result.output, result.missing = status, output, missing
+    if sanitizer_only:
+        report.results = [r for r in report.results if r.name == SANITIZER_ITEM]
     return report
+
+
+def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool) -> Sanitizer | tuple[str, str]:
+    """What runs the compute-sanitizer items here, or (missing, reason) of their skip."""
+    if not args.sanitize:
+        return SANITIZER_OFF
+    if not gpu:
+        return SANITIZER_NO_GPU
+    path = find_sanitizer()
+    return Sanitizer(path, runner, args.sanitizer_timeout) if path else SANITIZER_MISSING
 
 
 def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabReport]:
@@ -442,38 +743,44 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
 
     data_dir = args.data_dir if args.data_dir is not None else manifest.get("data_dir", "")
     runner = Runner(args.timeout, args.memory_limit, hidden, data_dir)
-    skip_gpu = not args.build_gpu_labs and manifest["cuda_built"] and not gpu_present()
+    gpu = manifest["cuda_built"] and gpu_present()
+    skip_gpu = not args.build_gpu_labs and manifest["cuda_built"] and not gpu
+    sanitizer = sanitizer_for(args, runner, gpu)
+    sanitizer_skip = sanitizer if isinstance(sanitizer, tuple) else None
+    only = args.sanitize_only
 
     reports = []
     for lab in labs:
         programs = [Program(e["path"], e["kind"]) for e in manifest["executables"]
-                    if e["lab"] == lab and e["flavour"] == args.flavour]
+                    if e["lab"] == lab and e["flavour"] == args.flavour and (not only or e["kind"] == "gpu")]
         left_out = ""
         if skip_gpu and any(p.kind == "gpu" for p in programs):
             programs = [p for p in programs if p.kind != "gpu"]
             left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*), so the GPU test "
                         "programs were not built; --build-gpu-labs builds and runs them anyway")
             if not programs:
-                reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing_for(left_out) or ""))
+                reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing_for(left_out) or "",
+                                       sanitizer_skip, only))
                 continue
         if not programs:
             gpu_lab = manifest["labs"].get(lab) == "GPU" and not manifest["cuda_built"]
             reason = (f"GPU test skipped: GPU lab not built: {manifest['cuda_disabled_reason']}" if gpu_lab
                       else "no test program was built for this lab")
             reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
-                                   missing_for(reason) or ""))
+                                   missing_for(reason) or "", sanitizer_only=only))
             continue
         if not args.no_build:
             failed = build(build_dir, [p.target for p in programs])
             if failed is not None:
-                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile")
+                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
+                                 sanitizer_skip, only)
                 report.compiler_errors = compiler_errors(failed)
                 reports.append(report)
                 continue
         missing = [p.path for p in programs if not Path(p.path).exists()]
         if missing:
             raise GradingError(f"{lab}: not built: {', '.join(missing)}")
-        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out))
+        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer, only))
     return reports
 
 
@@ -622,6 +929,14 @@ def main(argv: list[str]) -> int:
                         help=f"seconds per test (default {TEST_TIMEOUT:g})")
     parser.add_argument("--build-gpu-labs", action="store_true",
                         help="build and run the GPU test programs even where no NVIDIA GPU is found")
+    parser.add_argument("--sanitize", action=argparse.BooleanOptionalAction, default=True,
+                        help="grade each GPU lab's compute-sanitizer item: its rubric's small set of GPU tests "
+                             "under memcheck, racecheck and synccheck (default: on; skipped, with the reason, "
+                             "where no GPU or compute-sanitizer is found)")
+    parser.add_argument("--sanitize-only", action="store_true",
+                        help="grade only the compute-sanitizer items (of the labs that have one)")
+    parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
+                        help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
                         help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
     parser.add_argument("--results-json",
@@ -658,6 +973,12 @@ def main(argv: list[str]) -> int:
                 editable = ", ".join(f"{lab}/{name}" for lab in labs for name in sorted(editable_files(lab)))
                 raise GradingError(f"the submission holds no lab file to grade; expected any of: {editable}")
             labs = args.lab or submitted
+        if args.sanitize_only:
+            if not args.sanitize:
+                raise GradingError("--sanitize-only and --no-sanitize contradict each other")
+            labs = [lab for lab in labs if "sanitizer" in rubric[lab]]
+            if not labs:
+                raise GradingError("--sanitize-only: none of these labs has a compute-sanitizer item")
         if args.expect == "zero" and args.flavour == "student":
             # A student's own work is no untouched skeleton: say so instead of failing.
             edited = hand_edited_labs(labs)
@@ -677,7 +998,8 @@ def main(argv: list[str]) -> int:
     skips_refused = args.results_json and not args.allow_skips and any(
         r.status == "skipped" for rep in reports for r in rep.results)
     message = ("GRADING INCOMPLETE: this grader could not run every graded test, so the score below is "
-               "partial. Instructors: grade on a machine with a GPU, the datasets and --hidden-graphs, or "
+               "partial. Instructors: grade on a machine with a GPU and compute-sanitizer, the datasets and "
+               "--hidden-graphs, or "
                "pass --allow-skips to accept it." if skips_refused else "")
     write_gradescope(reports, results_json, "\n\n".join([message, *notes]).strip())
     write_junit(reports, junit)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Show that the graded tests catch deliberately wrong solutions.
 
-    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]...
+    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]...
 
 For every mutant in tests/project/mutants.json (built by CMake as flavour
 "mutant:<name>"), runs the lab's graded tests as the grader does, one process
@@ -10,9 +10,17 @@ forever, or grow a heap without bound), and requires every test the mutant
 lists under must_fail to fail. A timeout counts as caught only because it is
 the grader's own: a student's code that slow scores nothing either.
 
-A mutant is verified when every one of its must_fail tests ran and failed; a
-must_fail test that skipped here (no GPU, no dataset) proves nothing, so its
-mutant is "not verifiable here". The last line on stdout is the summary.
+A mutant with "caught_by": "sanitizer" (a race, a write out of bounds: bugs
+the graded tests need not see) is instead checked with the lab's
+compute-sanitizer item, as tests/grade.py grades it (the rubric's sanitizer
+tests under memcheck, racecheck and synccheck): the item must fail with a
+report of the tool named in "sanitizer_tool". Its graded tests are not run.
+
+A mutant is verified when every one of its must_fail tests ran and failed (or
+its sanitizer item ran and the tool reported it); a must_fail test that
+skipped here (no GPU, no dataset), or a sanitizer item that could not run (no
+GPU, no compute-sanitizer), proves nothing, so its mutant is "not verifiable
+here". The last line on stdout is the summary.
 Exit status: 0 when every mutant is caught, 1 when a must_fail test passes or
 is no test of the lab, 77 (CTest: skipped) when no mutant could be verified.
 """
@@ -83,24 +91,78 @@ def summarise(what: str, problems: list[str], verified: int, unverifiable: int) 
     return 0 if verified else 77
 
 
+def check_sanitizer_mutants(args: argparse.Namespace, runner: grade.Runner, mutants: dict,
+                            programs: dict[tuple[str, str], list]) -> tuple[list[str], int, int]:
+    """Runs the compute-sanitizer item of each sanitizer mutant; returns the
+    problems and the counts of verified and unverifiable mutants."""
+    if not programs:
+        return [], 0, 0
+    rubric = json.loads(grade.RUBRIC.read_text())
+    sanitizer = grade.sanitizer_for(args, runner, grade.gpu_present())
+    problems, verified, unverifiable = [], 0, 0
+    for (lab, name), lab_programs in programs.items():
+        mutant, entry = mutants[lab][name], rubric[lab]
+        tool = mutant.get("sanitizer_tool")
+        gpu = next((p for p in lab_programs if p.kind == "gpu"), None)
+        if "sanitizer" not in entry or tool not in grade.SANITIZER_TOOLS or gpu is None:
+            problems.append(f"{lab}/{name}: a sanitizer mutant needs the lab's \"sanitizer\" entry in the rubric, "
+                            f"a GPU test program and \"sanitizer_tool\" (one of {', '.join(grade.SANITIZER_TOOLS)})")
+            continue
+        if isinstance(sanitizer, tuple):
+            unverifiable += 1
+            print(f"{lab}/{name}: not verifiable here: {sanitizer[1]}")
+            continue
+        patterns = entry["sanitizer"]["tests"]
+        try:
+            names = [t for t in runner.list_tests(gpu) if grade.gtest_filter_matches(patterns, t)]
+        except grade.ProgramError as error:
+            problems.append(f"{lab}/{name}: {error}")
+            continue
+        if not names:
+            problems.append(f"{lab}/{name}: the rubric's sanitizer tests ({':'.join(patterns)}) match no test")
+            continue
+        result = sanitizer.run(gpu, grade.Result(lab, grade.SANITIZER_ITEM, 0.0, "visible"), patterns, names)
+        runs = ", ".join(f"{r.tool} {r.status}" + (f" ({r.errors})" if r.errors else "") for r in result.sanitizer_runs)
+        print(f"{lab}/{name}: {grade.SANITIZER_ITEM} item {result.status} on {len(names)} tests ({runs})"
+              f" (must be reported by {tool})")
+        if result.status == "skipped":
+            unverifiable += 1
+            print(f"  not verifiable here: {result.output}")
+        elif any(r.tool == tool and r.status == "reported" for r in result.sanitizer_runs):
+            verified += 1
+        else:
+            problems.append(f"{lab}/{name}: compute-sanitizer {tool} did not report this wrong solution "
+                            f"(item {result.status}): the sanitizer tests of the rubric do not reach the bug"
+                            + (f"\n{result.output}" if result.output else ""))
+    return problems, verified, unverifiable
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
+    parser.add_argument("--mutant", action="append", help="check only the mutant of this name (repeatable)")
     add_variant_options(parser)
+    parser.add_argument("--sanitizer-timeout", type=float, default=grade.SANITIZER_TIMEOUT, metavar="SECONDS",
+                        help=f"seconds per compute-sanitizer tool run (default {grade.SANITIZER_TIMEOUT:g})")
     args = parser.parse_args()
+    args.sanitize = True
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries}
                for lab, entries in json.loads(MUTANTS.read_text()).items() if not lab.startswith("_")}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
     runner = grade.Runner(grade.TEST_TIMEOUT, args.memory_limit, hidden)
-    jobs = run_variants(runner, variant_programs(manifest, "mutant", args.lab), args.gpu_jobs)
-    if not jobs:
+    programs = {key: ps for key, ps in variant_programs(manifest, "mutant", args.lab).items()
+                if not args.mutant or key[1] in args.mutant}
+    if not programs:
+        named = f" named {', '.join(args.mutant)}" if args.mutant else ""
         print(f"no mutants were built in {args.build_dir} (graded_tests.json lists none"
-              f"{' of ' + ', '.join(args.lab) if args.lab else ''})", file=sys.stderr)
+              f"{' of ' + ', '.join(args.lab) if args.lab else ''}{named})", file=sys.stderr)
         return 1
+    by_sanitizer = {key: ps for key, ps in programs.items() if mutants[key[0]][key[1]].get("caught_by") == "sanitizer"}
+    jobs = run_variants(runner, {key: ps for key, ps in programs.items() if key not in by_sanitizer}, args.gpu_jobs)
 
-    problems, verified, unverifiable = [], 0, 0
+    problems, verified, unverifiable = check_sanitizer_mutants(args, runner, mutants, by_sanitizer)
     for (lab, name), results in jobs.items():
         must_fail = mutants[lab][name]["must_fail"]
         caught = [t for t, r in results.items() if r.status in ("failed", "timeout")]
@@ -118,7 +180,7 @@ def main() -> int:
             print(f"  not verifiable here: {', '.join(skipped)} skipped ({'; '.join(reasons)})")
         elif all(results.get(t) and results[t].status in ("failed", "timeout") for t in must_fail):
             verified += 1
-    return summarise(f"{len(jobs)} mutants", problems, verified, unverifiable)
+    return summarise(f"{len(programs)} mutants", problems, verified, unverifiable)
 
 
 if __name__ == "__main__":

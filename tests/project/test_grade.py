@@ -13,12 +13,14 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
+from xml.etree import ElementTree as ET
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
@@ -221,10 +223,16 @@ class StudentBuild(GraderRun):
         gpu_programs = {Path(e["path"]).name for e in manifest["executables"] if e["kind"] == "gpu"}
         self.assertEqual(set(targets) & gpu_programs, set(), "GPU tests built on a machine without a GPU")
         if gpu_lab:
-            skipped = [s for s in self.results()["extra_data"]["skipped"] if s["name"].startswith(f"{gpu_lab}: ")]
-            rubric = json.loads(grade.RUBRIC.read_text())[gpu_lab]["tests"]
-            self.assertEqual(len(skipped), len(rubric), f"every test of {gpu_lab} is skipped, not failed")
-            self.assertTrue(all(s["missing"] == "no GPU" and "--build-gpu-labs" in s["reason"] for s in skipped))
+            skipped = {s["name"].split(": ", 1)[1]: s for s in self.results()["extra_data"]["skipped"]
+                       if s["name"].startswith(f"{gpu_lab}: ")}
+            entry = json.loads(grade.RUBRIC.read_text())[gpu_lab]
+            self.assertEqual(set(skipped), {*entry["tests"], grade.SANITIZER_ITEM},
+                             f"every test of {gpu_lab} and its sanitizer item are skipped, not failed")
+            item = skipped.pop(grade.SANITIZER_ITEM)
+            self.assertEqual((item["missing"], item["reason"], item["points"]),
+                             (grade.SANITIZER_NO_GPU[0], grade.SANITIZER_NO_GPU[1], entry["sanitizer"]["points"]))
+            self.assertTrue(all(s["missing"] == "no GPU" and "--build-gpu-labs" in s["reason"]
+                                for s in skipped.values()))
 
 
 class Submission(GraderRun):
@@ -326,6 +334,388 @@ class NoGpu(unittest.TestCase):
         self.assertTrue(reasons, "GPU tests must skip without a GPU")
         for reason in reasons:
             self.assertTrue(reason.startswith("GPU test skipped: no NVIDIA GPU or driver found"), reason)
+
+
+# compute-sanitizer's own output (its --log-file) as CUDA 12-13 print it, abridged.
+CLEAN_MEMCHECK = """========= COMPUTE-SANITIZER
+========= ERROR SUMMARY: 0 errors
+"""
+CLEAN_RACECHECK = """========= COMPUTE-SANITIZER
+========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)
+"""
+RACE = """========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at lab04::argmin_interleaved(const unsigned long *, \
+const unsigned int *, unsigned int, unsigned long *, unsigned int *)+0x3f0 in argmin_reduction.cu:78
+=========     and Read access at lab04::argmin_interleaved(const unsigned long *, const unsigned int *, \
+unsigned int, unsigned long *, unsigned int *)+0x3a0 in argmin_reduction.cu:78 [1984 hazards]
+=========
+========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
+"""
+INVALID_WRITE = """========= COMPUTE-SANITIZER
+========= Invalid __global__ write of size 1 bytes
+=========     at lab02::relax_frontier(const unsigned int *, const unsigned int *, const unsigned int *, \
+unsigned int, unsigned char *, const unsigned long *, unsigned long *)+0x2b0 in frontier_sssp.cu:43
+=========     by thread (5,0,0) in block (0,0,0)
+=========     Address 0x7f3a4c000205 is out of bounds
+=========     and is 0 bytes after the nearest allocation at 0x7f3a4c000200 of size 5 bytes
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: cudaLaunchKernel [0x4e2f1] in test_lab02_frontier_gpu_student
+=========         Host Frame: lab02::FrontierSssp::run(unsigned int) [0x1c2a0] in test_lab02_frontier_gpu_student
+=========
+========= Program hit cudaErrorLaunchFailure (error 719) due to "unspecified launch failure" on CUDA API call \
+to cudaStreamSynchronize.
+=========
+========= ERROR SUMMARY: 2 errors
+"""
+
+
+def gtest_report(cases: dict[str, str]) -> dict[str, ET.Element]:
+    """testcase elements by full name, as the grader reads them: 'passed', 'failed' or 'skipped:REASON'."""
+    found = {}
+    for name, outcome in cases.items():
+        suite, test = name.split(".", 1)
+        case = ET.Element("testcase", name=test, classname=suite, status="run")
+        if outcome == "failed":
+            ET.SubElement(case, "failure", message="x").text = "t.cpp:9\ngraph 'tiny/clrs': vertex 3 expected 5, got 7"
+        elif outcome.startswith("skipped:"):
+            case.set("result", "skipped")
+            ET.SubElement(case, "skipped", message="t.cpp:1\n" + outcome.split(":", 1)[1])
+        found[name] = case
+    return found
+
+
+class SanitizerOutput(unittest.TestCase):
+    """The sanitizer item's judgement of one tool run, on canned output."""
+    NAMES = ["S.T", "S.U"]
+
+    def judge(self, tool: str, log: str, returncode: int | None = 0, cases: dict | None = None,
+              output: str = "") -> grade.ToolRun:
+        report = gtest_report(cases if cases is not None else {n: "passed" for n in self.NAMES})
+        return grade.judge_tool_run(tool, returncode, log, report, self.NAMES, output, 120)
+
+    def test_parser_reads_the_summaries_and_the_first_report_lines(self):
+        self.assertEqual(grade.parse_sanitizer_log(CLEAN_MEMCHECK).errors, 0)
+        self.assertEqual(grade.parse_sanitizer_log(CLEAN_RACECHECK).errors, 0)
+        race = grade.parse_sanitizer_log(RACE)
+        self.assertEqual(race.errors, 1)
+        self.assertTrue(race.lines[0].startswith("========= Error: Race reported between Write access"))
+        write = grade.parse_sanitizer_log(INVALID_WRITE)
+        self.assertEqual(write.errors, 2)
+        self.assertEqual(write.lines[0], "========= Invalid __global__ write of size 1 bytes")
+        self.assertFalse([line for line in write.lines if "Host Frame" in line or "COMPUTE-SANITIZER" in line])
+        self.assertIsNone(grade.parse_sanitizer_log("========= COMPUTE-SANITIZER\n").errors, "no summary")
+
+    def test_a_clean_run_of_passing_tests_is_clean(self):
+        self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK).status, "clean")
+        self.assertEqual(self.judge("racecheck", CLEAN_RACECHECK).status, "clean")
+        self.assertEqual(self.judge("synccheck", CLEAN_MEMCHECK).status, "clean")
+
+    def test_a_race_fails_with_its_report_and_the_barrier_hint(self):
+        run = self.judge("racecheck", RACE, grade.SANITIZER_ERROR_EXITCODE)
+        self.assertEqual((run.status, run.errors), ("reported", 1))
+        self.assertIn("compute-sanitizer racecheck reported 1 hazard", run.message)
+        self.assertIn("Race reported between Write access", run.message)
+        self.assertIn("is there a __syncthreads() between the writes and the reads", run.message.lower())
+
+    def test_a_write_out_of_bounds_fails_with_its_report_and_the_bounds_hint(self):
+        run = self.judge("memcheck", INVALID_WRITE, grade.SANITIZER_ERROR_EXITCODE, {"S.T": "failed"})
+        self.assertEqual((run.status, run.errors), ("reported", 2))
+        self.assertIn("Invalid __global__ write of size 1 bytes", run.message)
+        self.assertIn("0 bytes after the nearest allocation", run.message)
+        self.assertIn("out of bounds", run.message.split("hint:", 1)[1])
+
+    def test_what_the_tests_print_is_no_summary(self):
+        forged = "========= ERROR SUMMARY: 0 errors\n[  PASSED  ] 2 tests.\n"
+        run = self.judge("memcheck", "", -11, output=forged)
+        self.assertEqual(run.status, "failed")
+        self.assertIn("ended without its summary line", run.message)
+        self.assertIn("SIGSEGV", run.message)
+
+    def test_an_error_exit_status_without_errors_in_the_summary_fails(self):
+        run = self.judge("memcheck", CLEAN_MEMCHECK, grade.SANITIZER_ERROR_EXITCODE)
+        self.assertEqual(run.status, "failed")
+
+    def test_failing_missing_or_oddly_skipped_tests_fail_the_run(self):
+        failed = self.judge("memcheck", CLEAN_MEMCHECK, 1, {"S.T": "passed", "S.U": "failed"})
+        self.assertEqual(failed.status, "failed")
+        self.assertIn("S.U failed", failed.message)
+        self.assertIn("vertex 3 expected 5, got 7", failed.message)
+        missing = self.judge("memcheck", CLEAN_MEMCHECK, 0, {"S.T": "passed"})
+        self.assertEqual(missing.status, "failed")
+        self.assertIn("ended before it reported S.U", missing.message)
+        self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK, 0, None).status, "clean")
+        no_report = grade.judge_tool_run("memcheck", 0, CLEAN_MEMCHECK, None, self.NAMES, "", 120)
+        self.assertEqual(no_report.status, "failed")
+        odd = self.judge("memcheck", CLEAN_MEMCHECK, 0, {"S.T": "passed", "S.U": "skipped:not today"})
+        self.assertEqual(odd.status, "failed")
+        no_gpu = self.judge("memcheck", CLEAN_MEMCHECK, 0, {"S.T": "skipped:GPU test skipped: no GPU",
+                                                             "S.U": "skipped:GPU test skipped: no GPU"})
+        self.assertEqual((no_gpu.status, no_gpu.missing), ("skipped", "no GPU"))
+
+    def test_a_crash_after_the_tests_and_a_timeout_fail(self):
+        crash = self.judge("synccheck", CLEAN_MEMCHECK, -6)
+        self.assertEqual(crash.status, "failed")
+        self.assertIn("SIGABRT", crash.message)
+        self.assertEqual(self.judge("memcheck", "", None).status, "timeout")
+
+    def test_the_item_shows_a_report_first_and_passes_only_when_every_tool_is_clean(self):
+        memcheck = self.judge("memcheck", CLEAN_MEMCHECK, 1, {"S.T": "failed", "S.U": "passed"})
+        racecheck = self.judge("racecheck", RACE, grade.SANITIZER_ERROR_EXITCODE)
+        status, output, _ = grade.sanitizer_verdict([memcheck, racecheck])
+        self.assertEqual(status, "failed")
+        self.assertTrue(output.startswith("compute-sanitizer racecheck reported 1 hazard"), output)
+        clean = [self.judge(tool, CLEAN_RACECHECK if tool == "racecheck" else CLEAN_MEMCHECK)
+                 for tool in grade.SANITIZER_TOOLS]
+        self.assertEqual(grade.sanitizer_verdict(clean), ("passed", "", ""))
+        self.assertEqual(grade.sanitizer_verdict(clean[:2])[0], "failed", "every tool must have run")
+        self.assertEqual(grade.sanitizer_verdict([])[0], "failed")
+
+
+# A compute-sanitizer that copies a canned log of each tool (FAKE_SANITIZER_LOGS/TOOL.log; "CRASH": it
+# dies of SIGSEGV) to its --log-file, runs the program, and exits as the real one does.
+FAKE_SANITIZER = """
+import os, signal, subprocess, sys
+args = sys.argv[1:]
+tool, log = args[args.index("--tool") + 1], args[args.index("--log-file") + 1]
+program = args[args.index("--log-file") + 2:]
+canned = open(os.path.join(os.environ["FAKE_SANITIZER_LOGS"], tool + ".log")).read()
+returncode = subprocess.run(program).returncode
+if canned == "CRASH":
+    os.kill(os.getpid(), signal.SIGSEGV)
+open(log, "w").write(canned)
+errors = "0 errors" not in canned and "0 hazards" not in canned
+sys.exit(int(args[args.index("--error-exitcode") + 1]) if errors else returncode)
+"""
+
+# A GoogleTest program of two tests, S.T and S.U (FAKE_FAILS names one that fails), that prints a forged
+# sanitizer summary.
+FAKE_PROGRAM = """
+import os, sys
+report = next(a for a in sys.argv if a.startswith("--gtest_output=xml:"))[len("--gtest_output=xml:"):]
+if "--gtest_list_tests" in sys.argv:
+    open(report, "w").write('<testsuites><testsuite name="S"><testcase name="T"/><testcase name="U"/></testsuite>'
+                            '</testsuites>')
+    sys.exit(0)
+print("========= ERROR SUMMARY: 0 errors")
+cases = ""
+for test in ("T", "U"):
+    failure = '<failure message="f">wrong</failure>' if os.environ.get("FAKE_FAILS") == "S." + test else ""
+    cases += f'<testcase name="{test}" classname="S" status="run" result="completed">{failure}</testcase>'
+open(report, "w").write(f'<testsuites><testsuite name="S">{cases}</testsuite></testsuites>')
+sys.exit(1 if os.environ.get("FAKE_FAILS") else 0)
+"""
+
+
+class SanitizerRuns(unittest.TestCase):
+    """The item end to end with a stand-in compute-sanitizer and test program:
+    arguments, log file, exit status and XML report."""
+
+    def setUp(self):
+        scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
+        self.addCleanup(scratch.cleanup)
+        self.dir = Path(scratch.name)
+        for name, text in (("compute-sanitizer", FAKE_SANITIZER), ("test_program", FAKE_PROGRAM)):
+            (self.dir / name).write_text(f"#!{sys.executable}\n{text}")
+            (self.dir / name).chmod(0o755)
+        self.logs = self.dir / "logs"
+        self.logs.mkdir()
+        self.runner = grade.Runner(30, 0, hidden_graphs=None)
+        self.runner.env["FAKE_SANITIZER_LOGS"] = str(self.logs)
+
+    def item(self, memcheck: str = CLEAN_MEMCHECK, racecheck: str = CLEAN_RACECHECK,
+             synccheck: str = CLEAN_MEMCHECK, fails: str = "") -> grade.Result:
+        for tool, text in (("memcheck", memcheck), ("racecheck", racecheck), ("synccheck", synccheck)):
+            (self.logs / f"{tool}.log").write_text(text)
+        if fails:
+            self.runner.env["FAKE_FAILS"] = fails
+        sanitizer = grade.Sanitizer(str(self.dir / "compute-sanitizer"), self.runner, 30)
+        result = grade.Result("lab", grade.SANITIZER_ITEM, 4, "visible")
+        return sanitizer.run(grade.Program(str(self.dir / "test_program"), "gpu"), result, ["S.*"], ["S.T", "S.U"])
+
+    def test_clean_runs_of_passing_tests_pass(self):
+        result = self.item()
+        self.assertEqual((result.status, result.score), ("passed", 4), result.output)
+        self.assertEqual([r.tool for r in result.sanitizer_runs], list(grade.SANITIZER_TOOLS))
+
+    def test_a_race_fails_the_item(self):
+        result = self.item(racecheck=RACE)
+        self.assertEqual((result.status, result.score), ("failed", 0))
+        self.assertIn("Race reported", result.output)
+        self.assertEqual([r.status for r in result.sanitizer_runs], ["clean", "reported", "clean"])
+
+    def test_a_write_out_of_bounds_fails_the_item(self):
+        result = self.item(memcheck=INVALID_WRITE)
+        self.assertEqual(result.status, "failed")
+        self.assertIn("Invalid __global__ write", result.output)
+
+    def test_a_sanitizer_that_dies_fails_the_item_whatever_the_tests_print(self):
+        result = self.item(synccheck="CRASH")
+        self.assertEqual(result.status, "failed")
+        self.assertIn("compute-sanitizer synccheck ended without its summary line", result.output)
+
+    def test_a_failing_test_fails_the_item(self):
+        result = self.item(fails="S.U")
+        self.assertEqual(result.status, "failed")
+        self.assertIn("S.U failed", result.output)
+
+    def test_a_sanitizer_mutant_is_caught_only_by_a_report_of_the_tool_it_names(self):
+        sys.path.insert(0, str(REPO / "tests" / "project"))
+        import check_mutants  # noqa: E402
+        self.item(racecheck=RACE)  # the canned logs: a race, nothing else
+        rubric = self.dir / "rubric.json"
+        rubric.write_text(json.dumps({"labX": {"title": "X", "tests": {"S.T": {"points": 1}, "S.U": {"points": 1}},
+                                               "sanitizer": {"points": 1, "tests": ["S.*"]}}}))
+        mutants = {"labX": {"race": {"caught_by": "sanitizer", "sanitizer_tool": "racecheck"},
+                            "out_of_bounds": {"caught_by": "sanitizer", "sanitizer_tool": "memcheck"}}}
+        programs = {("labX", name): [grade.Program(str(self.dir / "test_program"), "gpu")] for name in mutants["labX"]}
+        args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
+        with mock.patch.object(grade, "RUBRIC", rubric), mock.patch.object(grade, "gpu_present", return_value=True), \
+                mock.patch.object(grade, "find_sanitizer", return_value=str(self.dir / "compute-sanitizer")), \
+                contextlib.redirect_stdout(io.StringIO()):
+            problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(args, self.runner, mutants,
+                                                                                      programs)
+        self.assertEqual((verified, unverifiable), (1, 0))
+        [problem] = problems
+        self.assertTrue(problem.startswith("labX/out_of_bounds: compute-sanitizer memcheck did not report"), problem)
+
+
+class SanitizerRubric(unittest.TestCase):
+    """The rubric's compute-sanitizer items against the tests, the CMake files and the mutants."""
+
+    @staticmethod
+    def gpu_labs() -> list[str]:
+        text = (REPO / "CMakeLists.txt").read_text()
+        return re.findall(r"sssp_add_lab\((\w+)\s+GPU\b", text)
+
+    @staticmethod
+    def gpu_tests_in_sources(lab: str) -> set[tuple[str, str]]:
+        """(suite, test) of every TEST/TEST_P in the lab's GPU test sources (sssp_add_lab_tests(LAB gpu ...))."""
+        cmake = (REPO / "tests" / lab / "CMakeLists.txt").read_text()
+        sources = re.search(rf"sssp_add_lab_tests\({lab}\s+gpu\s+SOURCES\s+([^)]*)\)", cmake)
+        assert sources, f"tests/{lab}/CMakeLists.txt declares no GPU tests"
+        found = set()
+        for source in sources.group(1).split():
+            text = (REPO / "tests" / lab / source).read_text()
+            found |= set(re.findall(r"^TEST(?:_P|_F)?\((\w+),\s*(\w+)\)", text, re.M))
+        return found
+
+    def setUp(self):
+        self.rubric = json.loads(grade.RUBRIC.read_text())
+
+    def test_every_gpu_lab_of_the_rubric_has_an_item_with_points(self):
+        labs = [lab for lab in self.gpu_labs() if lab in self.rubric]
+        self.assertTrue(labs)
+        for lab in labs:
+            with self.subTest(lab=lab):
+                item = self.rubric[lab].get("sanitizer")
+                self.assertIsNotNone(item, f"{lab}: add a \"sanitizer\" entry (points, tests) to tests/rubric.json")
+                self.assertGreater(item["points"], 0)
+                self.assertIsInstance(item["tests"], list)
+
+    def test_points_add_up(self):
+        for lab, entry in self.rubric.items():
+            if lab.startswith("_"):
+                continue
+            results = grade.rubric_results(lab, entry)
+            expected = sum(e["points"] for e in entry["tests"].values()) + entry.get("sanitizer", {}).get("points", 0)
+            self.assertEqual(sum(r.points for r in results), expected, lab)
+            self.assertEqual(len(results), len(entry["tests"]) + ("sanitizer" in entry), lab)
+
+    def test_the_sanitizer_tests_are_small_gpu_tests_that_exist(self):
+        slow = re.compile(r"RoadNetwork|PowerLaw|HiddenGraphs|DeliberateErrors")
+        for lab, entry in self.rubric.items():
+            if lab.startswith("_") or "sanitizer" not in entry:
+                continue
+            sources = self.gpu_tests_in_sources(lab)
+            cmake = (REPO / "tests" / lab / "CMakeLists.txt").read_text()
+            skip = re.search(rf"SSSP_SANITIZER_SKIP_test_{lab}_gpu_solution\s+\"([^\"]*)\"", cmake)
+            too_long = skip.group(1).split(":") if skip else []  # what the CTest sanitizer runs leave out
+            for pattern in entry["sanitizer"]["tests"]:
+                with self.subTest(lab=lab, pattern=pattern):
+                    matched = [name for name in entry["tests"] if grade.gtest_filter_matches([pattern], name)]
+                    self.assertTrue(matched, f"{lab}: sanitizer pattern {pattern} matches no graded test")
+                    for name in matched:
+                        suite, test = name.split(".", 1)
+                        self.assertIn((suite.split("/")[-1], test.split("/")[0]), sources,
+                                      f"{name} is no TEST of the lab's GPU test sources")
+                        self.assertIsNone(slow.search(name), f"{name} needs a real or hidden graph, or is slow")
+                        self.assertFalse(grade.gtest_filter_matches(too_long, name),
+                                         f"{name} is too long for the sanitizer (the lab's CTest skip list)")
+
+    def test_sanitizer_mutants_name_a_tool_and_a_lab_with_the_item(self):
+        mutants = json.loads((REPO / "tests" / "project" / "mutants.json").read_text())
+        tools = {}
+        for lab, entries in mutants.items():
+            for m in entries if not lab.startswith("_") else []:
+                if m.get("caught_by") == "sanitizer":
+                    with self.subTest(mutant=m["name"]):
+                        self.assertIn("sanitizer", self.rubric[lab])
+                        self.assertIn(m.get("sanitizer_tool"), grade.SANITIZER_TOOLS)
+                        self.assertNotIn("must_fail", m, "the graded tests are not run on a sanitizer mutant")
+                        tools.setdefault(m["sanitizer_tool"], []).append(m["name"])
+        self.assertIn("racecheck", tools, "a mutant with a shared-memory race")
+        self.assertIn("memcheck", tools, "a mutant with a write out of bounds")
+
+
+class SanitizerSkips(GraderRun):
+    """Without a GPU or compute-sanitizer the item is skipped, with the reason, never passed."""
+
+    def no_gpu_env(self) -> dict:
+        fake = self.scratch / "bin"
+        fake.mkdir(exist_ok=True)
+        (fake / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+        (fake / "nvidia-smi").chmod(0o755)
+        return dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+
+    def test_without_a_gpu_the_item_is_skipped_and_stops_platform_grading(self):
+        lab = "lab02_frontier"
+        args = ["--lab", lab, "--flavour", "solution", "--build-gpu-labs", "--sanitize-only",
+                "--results-json", str(self.results_path)]
+        proc = self.grade(*args, env=self.no_gpu_env())
+        self.assertEqual(proc.returncode, 2, f"a skipped item must stop platform grading\n{proc.stdout}")
+        results = self.results()
+        self.assertEqual(results["tests"], [], "a skipped item is not shown as passed or failed")
+        self.assertTrue(results["output"].startswith("GRADING INCOMPLETE"))
+        [item] = results["extra_data"]["skipped"]
+        self.assertEqual((item["name"], item["missing"]), (f"{lab}: {grade.SANITIZER_ITEM}", "no GPU"))
+        self.assertEqual(item["points"], json.loads(grade.RUBRIC.read_text())[lab]["sanitizer"]["points"])
+        proc = self.grade(*args, "--allow-skips", env=self.no_gpu_env())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_without_compute_sanitizer_or_when_turned_off_the_item_says_why(self):
+        manifest = json.loads((BUILD / "graded_tests.json").read_text())
+        if not manifest["cuda_built"]:
+            self.skipTest("needs a build with the GPU labs")
+        out = io.StringIO()
+        common = ["--no-build", "--build-dir", str(BUILD), "--lab", "lab02_frontier", "--flavour", "solution",
+                  "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml"), "--allow-skips"]
+        with mock.patch.object(grade, "gpu_present", return_value=True), \
+                mock.patch.object(grade, "find_sanitizer", return_value=None), contextlib.redirect_stdout(out):
+            self.assertEqual(grade.main([*common, "--sanitize-only"]), 0, out.getvalue())
+        [item] = self.results()["extra_data"]["skipped"]
+        self.assertEqual((item["missing"], item["reason"]), grade.SANITIZER_MISSING)
+        with mock.patch.object(grade, "gpu_present", return_value=False), contextlib.redirect_stdout(out):
+            self.assertEqual(grade.main([*common, "--no-sanitize"]), 0, out.getvalue())
+        skipped = {s["name"]: s for s in self.results()["extra_data"]["skipped"]}
+        item = skipped["lab02_frontier: " + grade.SANITIZER_ITEM]
+        self.assertEqual((item["missing"], item["reason"]), grade.SANITIZER_OFF)
+
+
+class SanitizerMutants(unittest.TestCase):
+    def test_without_a_gpu_sanitizer_mutants_are_not_verifiable(self):
+        sys.path.insert(0, str(REPO / "tests" / "project"))
+        import check_mutants  # noqa: E402
+        mutants = {lab: {m["name"]: m for m in entries} for lab, entries in
+                   json.loads(check_mutants.MUTANTS.read_text()).items() if not lab.startswith("_")}
+        programs = {(lab, name): [grade.Program("/nonexistent/test_program", "gpu")]
+                    for lab, by_name in mutants.items() for name, m in by_name.items()
+                    if m.get("caught_by") == "sanitizer"}
+        args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
+        with mock.patch.object(grade, "gpu_present", return_value=False), contextlib.redirect_stdout(io.StringIO()):
+            problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(
+                args, grade.Runner(30, 0, None), mutants, programs)
+        self.assertEqual((problems, verified, unverifiable), ([], 0, len(programs)))
+        self.assertGreaterEqual(len(programs), 2)
 
 
 def main() -> int:

@@ -337,7 +337,7 @@ TEST(DeltaStepping, EveryBlockSize) {
   SSSP_REQUIRE_GPU();
   for (const unsigned block : {32u, 96u, 1024u}) {
     expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated), chen(5, block));
-    expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner), chen(1, block));
+    expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner), chen(50, block));
   }
 }
 

@@ -30,7 +30,6 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-#include <cuda/atomic>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -75,9 +74,7 @@ struct TakenFrom {
   __device__ bool operator()(vertex_t v) const { return taken_stamp[v] == current + 1; }
 };
 
-__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
-  return cuda::atomic_ref<const dist_t, cuda::thread_scope_device>(dist[v]).load(cuda::memory_order_relaxed);
-}
+using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comment
 
 // Task 2: if v is in bucket `current`, takes it out into the request list at
 // slot req_index[v] and records that it joined S. Returns whether it was in.

@@ -124,10 +124,7 @@ struct Launch {
   dist_t threshold;
 };
 
-// dist[v] read without tearing and without a stale L1 copy (see lab 07).
-__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
-  return cuda::atomic_ref<const dist_t, cuda::thread_scope_device>(dist[v]).load(cuda::memory_order_relaxed);
-}
+using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comment
 
 // Appends v to a list. The threads of a warp that append at the same time
 // take their slots with one atomicAdd: on a small round one counter would

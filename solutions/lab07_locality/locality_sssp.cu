@@ -26,7 +26,6 @@
 // Bellman-Ford fixpoint, whose only solution by real path lengths is the
 // shortest distances. A vertex lowered after its flag was consumed is covered
 // too: the lowering thread, not the flag, carries the obligation.
-#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -71,12 +70,7 @@ struct Frame {
   dist_t dist;
 };
 
-// dist[v] read without tearing and without a stale L1 copy: other threads
-// lower it concurrently, and a stale (larger) value would let a losing offer
-// through to an atomic. On an H100 plain loads made lab 07 twice as slow.
-__device__ inline dist_t load_dist(dist_t* dist, vertex_t v) {
-  return cuda::atomic_ref<dist_t, cuda::thread_scope_device>(dist[v]).load(cuda::memory_order_relaxed);
-}
+using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comment
 
 // Algorithm 7: the wave from flagged vertex u, up to `depth` arcs deep,
 // depth-first with an explicit stack: it goes on only from heads its offers

@@ -3,6 +3,8 @@
 /// form a kernel wants, and the atomic the relaxation kernels share.
 #pragma once
 
+#include <cuda/atomic>
+
 #include <cstdint>
 #include <vector>
 
@@ -58,6 +60,15 @@ struct DeviceCoo {
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
 };
+
+/// dist[v] read as a relaxed device-scope atomic: without tearing and without
+/// a stale L1 copy while other threads lower it. Relaxation kernels read a
+/// distance before offering to it, so that most losing offers skip the
+/// atomic; a stale (larger) value would let them through (on an H100 plain
+/// loads made lab 07 twice as slow).
+__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
+  return ::cuda::atomic_ref<const dist_t, ::cuda::thread_scope_device>(dist[v]).load(::cuda::memory_order_relaxed);
+}
 
 /// atomicMin on a distance. dist_t is std::uint64_t, which is `unsigned long`
 /// on LP64 systems, while CUDA's 64-bit atomicMin takes `unsigned long long`;

@@ -145,6 +145,36 @@ TEST(GpuStreams, PartsCoverEveryRowForAnyK) {
   }
 }
 
+// Task 4's point: part k + 1's copy is under way while part k waits for its
+// copy and relaxation. With one stream for every part, part k + 1's copy
+// could only be queued after part k's relaxation, so its copy_begin would
+// come after part k's first_round_end; with K streams it is queued at once.
+// The matrix (64 MiB, pinned) makes each part's copy take hundreds of
+// microseconds, far more than queueing the next part takes on the host.
+TEST(GpuStreams, CopiesOverlapRelaxation) {
+  SSSP_REQUIRE_GPU();
+  const vertex_t n = 4096;
+  const NamedGraph g{"random 4096 vertices, 32768 arcs (a 64 MiB matrix)",
+                     sssp::to_csr(sssp::make_uniform_random(n, 8 * n, sssp::WeightPolicy::uniform(1, 100, 5), 5)),
+                     NamedGraph::Kind::kGenerated};
+  const DenseGraph dense = DenseGraph::from_csr(g.graph, HostMemory::kPinned);
+  const unsigned k = 4;
+  DenseBellmanFord solver(dense, GpuOptions{Variant::kWorkEfficient, k, 0});
+  lab05::Timeline t;
+  const sssp::SsspResult result = solver.run(0, &t);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, result.values, kHint)) << k << " streams";
+  ASSERT_EQ(t.parts.size(), k) << "one timeline entry per stream";
+  for (unsigned part = 0; part + 1 < k; ++part) {
+    const lab05::PartTiming& now = t.parts[part];
+    const lab05::PartTiming& next = t.parts[part + 1];
+    EXPECT_LT(next.copy_begin_ms, now.first_round_end_ms)
+        << "graph '" << g.name << "', " << k << " streams: part " << part + 1 << " reached its copy at "
+        << next.copy_begin_ms << " ms, only after part " << part << " was copied and relaxed (" << now.first_round_end_ms
+        << " ms). Hint (task 4): each part needs its own stream (s.streams[k]) for its copy, its relaxation and "
+           "its events; on one stream the copies and relaxations run one after another and nothing overlaps";
+  }
+}
+
 // A source whose matrix part has no arcs at all, parts that are unreachable,
 // and a part of rows that are all "no arc": with K = 4 some streams copy
 // and relax only kNoEdge entries.

@@ -149,12 +149,12 @@ TEST(GpuStreams, PartsCoverEveryRowForAnyK) {
 // copy and relaxation. With one stream for every part, part k + 1's copy
 // could only be queued after part k's relaxation, so its copy_begin would
 // come after part k's first_round_end; with K streams it is queued at once.
-// The matrix (64 MiB, pinned) makes each part's copy take hundreds of
-// microseconds, far more than queueing the next part takes on the host.
+// The matrix (256 MiB, pinned) makes each part's copy take milliseconds, far
+// more than queueing the next part takes on the host, even a busy one.
 TEST(GpuStreams, CopiesOverlapRelaxation) {
   SSSP_REQUIRE_GPU();
-  const vertex_t n = 4096;
-  const NamedGraph g{"random 4096 vertices, 32768 arcs (a 64 MiB matrix)",
+  const vertex_t n = 8192;
+  const NamedGraph g{"random 8192 vertices, 65536 arcs (a 256 MiB matrix)",
                      sssp::to_csr(sssp::make_uniform_random(n, 8 * n, sssp::WeightPolicy::uniform(1, 100, 5), 5)),
                      NamedGraph::Kind::kGenerated};
   const DenseGraph dense = DenseGraph::from_csr(g.graph, HostMemory::kPinned);

@@ -155,7 +155,7 @@ std::string data_dir() {
 std::optional<std::string> dataset_path(const std::string& file, std::string* why_not) {
   const std::string dir = data_dir();
   if (dir.empty()) {
-    if (why_not) *why_not = "SSSP_DATA_DIR is not set (configure with -DSSSP_DATA_DIR=<dir>, e.g. ../shared/datasets, or fetch the graphs with datasets/fetch.py)";
+    if (why_not) *why_not = "SSSP_DATA_DIR is not set: fetch the graphs with datasets/fetch.py (they go to datasets/downloads), or configure with -DSSSP_DATA_DIR=<a directory that holds them>";
     return std::nullopt;
   }
   const std::filesystem::path path = std::filesystem::path(dir) / file;

@@ -7,7 +7,10 @@
 // iterations, the launches and the host round trips.
 //
 //   delta-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
-//               [--repeats R] [--block-size B]
+//               [--repeats R] [--block-size B] [--lanes L]
+//
+// --lanes sets Near-Far's threads per near item (a power of two up to 32
+// that divides the block size; default 32, a warp).
 //
 // Every answer is checked against the reference Dijkstra; a mismatch exits 1.
 #include <algorithm>
@@ -19,10 +22,9 @@
 #include <vector>
 
 #include "lab08.hpp"
+#include "sssp/bench_args.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
-#include "sssp/generators.hpp"
-#include "sssp/io.hpp"
 #include "sssp/reference.hpp"
 #include "sssp/weights.hpp"
 
@@ -31,15 +33,6 @@ namespace {
 using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::vertex_t;
-
-unsigned parse_count(const std::string& text, const char* what, unsigned most) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
-      std::stoul(text) > most) {
-    throw sssp::InputError(std::string(what) + " must be an integer 0.." + std::to_string(most) + ", got '" + text +
-                           "'");
-  }
-  return static_cast<unsigned>(std::stoul(text));
-}
 
 struct Measured {
   dist_t delta = 0;
@@ -92,38 +85,26 @@ std::string c_text(double c) {
 }
 
 int run(int argc, char** argv) {
-  std::string graph_file;
-  std::string spec = "grid:1000x1000";
-  sssp::WeightPolicy weights = sssp::WeightPolicy::uniform(1, 1000, 1);
-  unsigned source = 0;
-  unsigned repeats = 5;
-  unsigned block_size = 256;
+  sssp::bench::BenchArgs args;
+  args.repeats = 5;
+  unsigned lanes = lab08::NearFarOptions{}.lanes_per_item;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
     const std::string value = argv[++i];
-    if (arg == "--graph") {
-      graph_file = value;
-    } else if (arg == "--gen") {
-      spec = value;
-    } else if (arg == "--weights") {
-      weights = sssp::WeightPolicy::parse(value);
-    } else if (arg == "--source") {
-      source = parse_count(value, "--source", ~0u >> 1);
-    } else if (arg == "--repeats") {
-      repeats = std::max(1u, parse_count(value, "--repeats", 1000));
-    } else if (arg == "--block-size") {
-      block_size = parse_count(value, "--block-size", 1024);
-    } else {
-      throw sssp::InputError("unknown option " + std::string(arg) +
-                             " (--graph, --gen, --weights, --source, --repeats, --block-size)");
+    if (sssp::bench::parse_shared_option(arg, value, args)) continue;
+    if (arg == "--lanes") {
+      lanes = sssp::bench::parse_count(value, "--lanes", 32);
+      continue;
     }
+    throw sssp::InputError("unknown option " + std::string(arg) + " (" + sssp::bench::kSharedOptions +
+                           ", --lanes)");
   }
-  sssp::ReadOptions read;
-  read.weights = weights;
-  const CsrGraph g =
-      sssp::to_csr(graph_file.empty() ? sssp::generate(spec, weights, 1) : sssp::read_graph(graph_file, read));
-  sssp::require_valid_source(g, source);
+  const CsrGraph g = sssp::bench::load_graph(args);
+  const unsigned source = args.source;
+  const unsigned repeats = args.repeats;
+  const unsigned block_size = args.block_size;
+  const sssp::WeightPolicy& weights = args.weights;
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
 
@@ -169,6 +150,7 @@ int run(int argc, char** argv) {
   for (int power = -2; power <= 8; ++power) {
     lab08::NearFarOptions o;
     o.block_size = block_size;
+    o.lanes_per_item = lanes;
     o.c = power >= 0 ? static_cast<double>(1u << power) : 1.0 / static_cast<double>(1u << -power);
     const Measured m = measure<lab08::NearFarSssp>(g, source, expected, o, repeats);
     all_correct = all_correct && m.correct;
@@ -176,6 +158,7 @@ int run(int argc, char** argv) {
   }
   lab08::NearFarOptions one;
   one.block_size = block_size;
+  one.lanes_per_item = lanes;
   one.delta = 1;
   const Measured m = measure<lab08::NearFarSssp>(g, source, expected, one, repeats);
   all_correct = all_correct && m.correct;

@@ -18,10 +18,9 @@
 #include <vector>
 
 #include "lab07.hpp"
+#include "sssp/bench_args.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
-#include "sssp/generators.hpp"
-#include "sssp/io.hpp"
 #include "sssp/reference.hpp"
 #include "sssp/weights.hpp"
 
@@ -30,15 +29,6 @@ namespace {
 using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::vertex_t;
-
-unsigned parse_count(const std::string& text, const char* what, unsigned most) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
-      std::stoul(text) > most) {
-    throw sssp::InputError(std::string(what) + " must be an integer 0.." + std::to_string(most) + ", got '" + text +
-                           "'");
-  }
-  return static_cast<unsigned>(std::stoul(text));
-}
 
 struct Measured {
   double median_ms = 0;
@@ -71,41 +61,26 @@ void print_row(const char* label, const lab07::Options& o, const Measured& m) {
 }
 
 int run(int argc, char** argv) {
-  std::string graph_file;
-  std::string spec = "grid:1000x1000";
-  sssp::WeightPolicy weights = sssp::WeightPolicy::uniform(1, 1000, 1);
-  unsigned source = 0;
-  unsigned repeats = 7;
+  sssp::bench::BenchArgs args;
+  args.repeats = 7;
   unsigned max_depth = 5;
-  unsigned block_size = 256;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
     const std::string value = argv[++i];
-    if (arg == "--graph") {
-      graph_file = value;
-    } else if (arg == "--gen") {
-      spec = value;
-    } else if (arg == "--weights") {
-      weights = sssp::WeightPolicy::parse(value);
-    } else if (arg == "--source") {
-      source = parse_count(value, "--source", ~0u >> 1);
-    } else if (arg == "--repeats") {
-      repeats = std::max(1u, parse_count(value, "--repeats", 1000));
-    } else if (arg == "--max-depth") {
-      max_depth = std::max(1u, parse_count(value, "--max-depth", lab07::kMaxDepth));
-    } else if (arg == "--block-size") {
-      block_size = parse_count(value, "--block-size", 1024);
-    } else {
-      throw sssp::InputError("unknown option " + std::string(arg) +
-                             " (--graph, --gen, --weights, --source, --repeats, --max-depth, --block-size)");
+    if (sssp::bench::parse_shared_option(arg, value, args)) continue;
+    if (arg == "--max-depth") {
+      max_depth = std::max(1u, sssp::bench::parse_count(value, "--max-depth", lab07::kMaxDepth));
+      continue;
     }
+    throw sssp::InputError("unknown option " + std::string(arg) + " (" + sssp::bench::kSharedOptions +
+                           ", --max-depth)");
   }
-  sssp::ReadOptions read;
-  read.weights = weights;
-  const CsrGraph g =
-      sssp::to_csr(graph_file.empty() ? sssp::generate(spec, weights, 1) : sssp::read_graph(graph_file, read));
-  sssp::require_valid_source(g, source);
+  const CsrGraph g = sssp::bench::load_graph(args);
+  const unsigned source = args.source;
+  const unsigned repeats = args.repeats;
+  const unsigned block_size = args.block_size;
+  const sssp::WeightPolicy& weights = args.weights;
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
   const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);

@@ -2,6 +2,7 @@
 #include "sssp/bench_args.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
@@ -17,6 +18,9 @@ unsigned parse_count(const std::string& text, const char* what, unsigned most) {
   return static_cast<unsigned>(std::stoul(text));
 }
 
+namespace {
+
+// Stores a shared option's value; false if `option` is not one of them.
 bool parse_shared_option(std::string_view option, const std::string& value, BenchArgs& args) {
   if (option == "--graph") {
     args.graph_file = value;
@@ -34,6 +38,25 @@ bool parse_shared_option(std::string_view option, const std::string& value, Benc
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+void parse_args(int argc, char** argv, BenchArgs& args, std::initializer_list<ExtraOption> extra) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view option = argv[i];
+    if (i + 1 >= argc) throw InputError("option " + std::string(option) + " needs a value");
+    const std::string value = argv[++i];
+    if (parse_shared_option(option, value, args)) continue;
+    const auto own = std::find_if(extra.begin(), extra.end(), [&](const ExtraOption& e) { return option == e.name; });
+    if (own != extra.end()) {
+      own->set(value);
+      continue;
+    }
+    std::string known = "--graph, --gen, --weights, --source, --repeats, --block-size";
+    for (const ExtraOption& e : extra) known += std::string(", ") + e.name;
+    throw InputError("unknown option " + std::string(option) + " (" + known + ")");
+  }
 }
 
 CsrGraph load_graph(const BenchArgs& args) {

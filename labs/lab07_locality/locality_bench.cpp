@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "lab07.hpp"
@@ -64,18 +63,10 @@ int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 7;
   unsigned max_depth = 5;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
-    const std::string value = argv[++i];
-    if (sssp::bench::parse_shared_option(arg, value, args)) continue;
-    if (arg == "--max-depth") {
-      max_depth = std::max(1u, sssp::bench::parse_count(value, "--max-depth", lab07::kMaxDepth));
-      continue;
-    }
-    throw sssp::InputError("unknown option " + std::string(arg) + " (" + sssp::bench::kSharedOptions +
-                           ", --max-depth)");
-  }
+  sssp::bench::parse_args(argc, argv, args, {{"--max-depth", [&](const std::string& v) {
+                                                 max_depth = std::max(1u, sssp::bench::parse_count(
+                                                                              v, "--max-depth", lab07::kMaxDepth));
+                                               }}});
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
   const unsigned repeats = args.repeats;

@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "lab08.hpp"
@@ -88,18 +87,8 @@ int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 5;
   unsigned lanes = lab08::NearFarOptions{}.lanes_per_item;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
-    const std::string value = argv[++i];
-    if (sssp::bench::parse_shared_option(arg, value, args)) continue;
-    if (arg == "--lanes") {
-      lanes = sssp::bench::parse_count(value, "--lanes", 32);
-      continue;
-    }
-    throw sssp::InputError("unknown option " + std::string(arg) + " (" + sssp::bench::kSharedOptions +
-                           ", --lanes)");
-  }
+  sssp::bench::parse_args(argc, argv, args,
+                          {{"--lanes", [&](const std::string& v) { lanes = sssp::bench::parse_count(v, "--lanes", 32); }}});
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
   const unsigned repeats = args.repeats;

@@ -3,8 +3,9 @@
 /// graph, weights, source, repeats and block size), parsed and loaded once.
 #pragma once
 
+#include <functional>
+#include <initializer_list>
 #include <string>
-#include <string_view>
 
 #include "sssp/graph.hpp"
 #include "sssp/weights.hpp"
@@ -21,17 +22,21 @@ struct BenchArgs {
   unsigned block_size = 256;                                 ///< `--block-size B`, 0 to 1024 (the solver checks it).
 };
 
-/// The shared options' names, for an "unknown option" message.
-inline constexpr const char* kSharedOptions = "--graph, --gen, --weights, --source, --repeats, --block-size";
-
 /// `text` as an integer 0..`most` (digits only). Throws InputError naming
 /// `what` otherwise.
 [[nodiscard]] unsigned parse_count(const std::string& text, const char* what, unsigned most);
 
-/// If `option` is one of the shared options, stores `value` in `args` and
-/// returns true; returns false for any other option. Throws InputError for a
-/// bad value.
-bool parse_shared_option(std::string_view option, const std::string& value, BenchArgs& args);
+/// An option of one program beside the shared ones: its name ("--lanes") and
+/// what to do with its value (throw InputError for a bad one).
+struct ExtraOption {
+  const char* name;                                 ///< e.g. "--max-depth".
+  std::function<void(const std::string&)> set;      ///< Stores the value.
+};
+
+/// Reads `--option value` pairs from argv into `args` (whose fields hold the
+/// program's defaults) and the program's `extra` options. Throws InputError
+/// for an unknown option (listing every known one), a missing or a bad value.
+void parse_args(int argc, char** argv, BenchArgs& args, std::initializer_list<ExtraOption> extra = {});
 
 /// The graph `args` names: read from `graph_file` (unweighted files get
 /// `weights`) or generated from `spec` with seed 1. Throws InputError for a

@@ -95,11 +95,22 @@ TEST_P(GpuDense, RoundCountsOfTheEarlyExit) {
 }
 
 // One sink receives offers from 4000 rows at once, across 125 tiles: only
-// a real atomic minimum keeps the best.
+// a real atomic minimum keeps the best. A plain store loses the race in most
+// runs but not all (19 of 20 on an H100), so the solve is repeated: a lost
+// update in any of 32 runs fails the test.
 TEST_P(GpuDense, ManyOffersToOneVertex) {
   SSSP_REQUIRE_GPU();
   const NamedGraph g = sssp::test::fan_in_graph(4000);
   expect_right_on({g}, GetParam());
+  const Config config = GetParam();
+  const DenseGraph dense = DenseGraph::from_csr(g.graph);
+  DenseBellmanFord solver(dense, GpuOptions{config.variant, config.streams, 0});
+  constexpr int kRepeats = 32;
+  for (int run = 1; run <= kRepeats; ++run) {
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0).values, kHint))
+        << lab05::variant_name(config.variant) << " version, " << config.streams << " streams, run " << run << " of "
+        << kRepeats << " from source 0 (the sink's offers race: use an atomic minimum)";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Lab05, GpuDense,

@@ -87,12 +87,18 @@ BENCHMARKS = [
      ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/locality", "lab08/"], 3),
     ("lab08", "rmat scale 20", ["--gen", "rmat:20:16"],
      ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/locality", "lab08/"], 5),
+    # Lab 09: ADDS beside lab 08's Near-Far (the paper's baseline), on the
+    # issue's target graphs. Settings and ablations: adds-bench-ref.
+    ("lab09", "USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab08/near-far", "lab09/"], 5),
+    ("lab09", "USA-road-NE", ["--graph", "USA-road-NE.pace.gr.gz"], ["lab01/dijkstra", "lab08/near-far", "lab09/"], 5),
+    ("lab09", "grid 2000x2000", ["--gen", "grid:2000x2000"], ["lab01/dijkstra", "lab08/near-far", "lab09/"], 3),
+    ("lab09", "rmat scale 20", ["--gen", "rmat:20:16"], ["lab01/dijkstra", "lab08/near-far", "lab09/"], 5),
 ]
 # The CPU peer's rows in the SSSP tables: gapbs's bucket width (-d) by graph
 # family, for weights 1..1000: road and grid as in ../shared/peers/README.md;
 # R-MAT 1 (on rmat scale 18 as fast as 10, and 50 to 4000 slower). Other graphs:
 # no peer rows.
-GAPBS_LABS = ("lab01", "lab02", "lab06", "lab07", "lab08")
+GAPBS_LABS = ("lab01", "lab02", "lab06", "lab07", "lab08", "lab09")
 GAPBS_DELTA = {"USA-road-": 4000, "grid ": 4000, "rmat ": 1}
 TABLE_HEADER = ("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | launches | syncs "
                 "| us per iteration | speedup over lab01/dijkstra | vertices processed | edges relaxed | verified |\n"

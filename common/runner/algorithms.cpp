@@ -19,6 +19,7 @@
 #include "lab06.hpp"
 #include "lab07.hpp"
 #include "lab08.hpp"
+#include "lab09.hpp"
 #endif
 
 namespace sssp::runner {
@@ -182,6 +183,12 @@ lab07::Options locality(bool cuda_graph) {
   o.cuda_graph = cuda_graph;
   return o;
 }
+
+lab09::AddsOptions adds_dynamic() {
+  lab09::AddsOptions o;
+  o.dynamic_delta = true;
+  return o;
+}
 #endif
 
 }  // namespace
@@ -241,6 +248,11 @@ const std::vector<Algorithm>& algorithms() {
       gpu<lab08::NearFarSssp>("lab08/near-far",
                               "Near-Far: near list and far pile, delta = 8 x avg weight / avg degree, GPU-driven",
                               lab08::NearFarOptions{}),
+      gpu<lab09::AddsSssp>("lab09/adds",
+                           "ADDS: one persistent launch, manager warp and worker blocks, 32-bucket queue, static delta",
+                           lab09::AddsOptions{}),
+      gpu<lab09::AddsSssp>("lab09/adds-dynamic", "lab09/adds with the manager moving delta (task 5's controller)",
+                           adds_dynamic()),
 #endif
   };
   return table;

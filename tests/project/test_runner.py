@@ -104,6 +104,8 @@ class Runs(unittest.TestCase):
         self.assertTrue(lines["lab08/delta-stepping"].endswith("--block-size --delta"))
         self.assertTrue(lines["lab08/near-far"].endswith("--block-size --rounds-per-check --delta"))
         self.assertIn("lab05/gpu-naive-streams", lines)
+        self.assertTrue(lines["lab09/adds"].endswith("--delta"))
+        self.assertTrue(lines["lab09/adds-dynamic"].endswith("--delta"))
 
     def test_write_distances_writes_the_first_run(self):
         # The first algorithm of --list order that ran, from the first source:
@@ -297,7 +299,9 @@ class BadInput(unittest.TestCase):
                              (["lab07/", "--delta", "10"], "lab07/locality has no --delta"),
                              (["lab08/", "--delta", "0"], "--delta 0: lab08/delta-stepping takes at least 1"),
                              (["lab08/", "--depth", "2"], "lab08/delta-stepping has no --depth"),
-                             (["lab08/", "--rounds-per-check", "4"], "lab08/delta-stepping has no --rounds-per-check")):
+                             (["lab08/", "--rounds-per-check", "4"], "lab08/delta-stepping has no --rounds-per-check"),
+                             (["lab09/", "--block-size", "64"], "lab09/adds has no --block-size"),
+                             (["lab09/", "--delta", "0"], "--delta 0: lab09/adds takes at least 1")):
             self.expect_error(["--algo", *args], phrase)
 
 

@@ -1,0 +1,920 @@
+// Lab 09: ADDS, asynchronous dynamic delta-stepping (Wang, Fussell and Lin,
+// PPoPP 2021, section 5), in our own code.
+//
+// One cooperative launch runs the whole solve. Block 0's first warp is the
+// manager; every other block is a worker of 256 threads. They share, in
+// global memory:
+//  - a circular queue of 32 buckets. Bucket (head + k) % 32 holds distances
+//    [head_lo + k delta, head_lo + (k + 1) delta); the last bucket also takes
+//    every offer past the queue's range. A bucket is a FIFO of vertex ids
+//    with three monotone counters: `resv` (slots reserved by writers),
+//    `read` (slots the manager has handed out) and `cwc` (slots whose
+//    expansion is complete);
+//  - a pool of pages (4096 slots each). The manager maps pages to a bucket
+//    ahead of its writers and returns them to the pool once every slot in
+//    them is expanded: buckets grow and shrink with no allocation in the kernel;
+//  - a write-completed counter (wcc) per segment of 32 slots.
+//
+// A worker that lowers dist[w] publishes w (task 2): it reserves a slot with
+// atomicAdd on resv, writes w, fences, and adds 1 to the slot's segment wcc.
+// The manager hands out only slots it knows are written (task 3): whole
+// segments whose wcc is 32, and a partial segment whose wcc equals what was
+// reserved in it. It hands chunks of the open buckets (the head first) to
+// idle workers through one assignment word per worker. A worker expands its
+// chunk (task 4), keeps improvements that fall in the same bucket in a list
+// in shared memory and expands them itself for a few rounds (no trip through
+// the queue), then fences and adds the chunk to the bucket's cwc. The head
+// bucket retires when read == resv == cwc; every few retirements the manager
+// may move delta (task 5).
+//
+// Why the answer is right: a distance only drops, by atomicMin, to a real
+// path length, and whoever lowers dist[w] makes sure w is expanded later at
+// that distance or below: it publishes w into a bucket, or keeps it in its
+// block's list and expands or publishes it before the chunk completes. A
+// published slot is handed out once its wcc says it is written; a chunk's
+// cwc is counted only after every push it caused is reserved. The run ends
+// when, twice in a row, every worker is idle and every bucket has
+// read == resv: nothing is waiting and nothing can be published any more, so
+// every arc satisfies dist[w] <= dist[v] + w(v, w), the Bellman-Ford fixpoint.
+// Why no wait hangs is argued, wait by wait, in the handout.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lab09.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/event_timer.cuh"
+#include "sssp/cuda/stream.cuh"
+#include "sssp/cuda/todo.cuh"
+#include "sssp/errors.hpp"
+
+namespace lab09 {
+namespace {
+
+SSSP_DEVICE_TODO_STATE(9);
+
+using sssp::edge_t;
+using sssp::weight_t;
+using sssp::cuda::DeviceBuffer;
+using sssp::cuda::load_dist;
+namespace cg = cooperative_groups;
+
+constexpr unsigned kPage = 4096;   // slots per page
+constexpr unsigned kSegment = 32;  // slots per write-completed counter
+constexpr unsigned kSegmentsPerPage = kPage / kSegment;
+constexpr unsigned kBlock = 256;          // a worker block: one item per thread at a time
+constexpr unsigned kMaxWorkers = 1024;    // the manager's idle bitmap: 32 lanes x 32 bits
+constexpr unsigned kTrace = 4096;         // delta decisions kept
+constexpr unsigned kLocal = 1024;         // a worker's list of same-bucket improvements
+constexpr unsigned kWarpDegree = 32;      // items of higher out-degree are expanded by a whole warp
+constexpr unsigned kAheadPages = 2;       // pages mapped to a bucket past its reservations
+constexpr unsigned kSwitchesPerDecision = 8;
+constexpr dist_t kDynamicRange = 16;      // a dynamic delta stays within [delta / 16, delta x 16]
+constexpr unsigned long long kIdle = 0;   // assignment word: nothing to do
+constexpr unsigned long long kExit = 2;   // assignment word: leave (an even value, never a chunk)
+
+// Why the manager stopped early (Control::error).
+enum RunError : unsigned { kNoError = 0, kPoolExhausted = 1, kStalled = 2, kUnfinishedTask = 3 };
+
+struct Bucket {
+  unsigned resv;  // slots reserved by writers (atomicAdd)
+  unsigned read;  // slots handed out; the manager keeps it in a register and writes it here at the end
+  unsigned cwc;   // slots whose expansion is complete
+};
+
+// The manager's state the workers read (head, head_lo, delta) and what the
+// host reads after the run.
+struct Control {
+  dist_t head_lo;
+  dist_t delta;
+  unsigned head;
+  unsigned error;  // RunError
+  unsigned long long passes;
+  unsigned long long switches;
+  unsigned long long stalled_ms;  // with kStalled: how long nothing moved
+  unsigned idle_workers;          // at the end
+};
+
+// Work counters, summed by the workers as chunks complete (the manager reads
+// expansions and repeats live, for the controller).
+struct Work {
+  unsigned long long expansions;
+  unsigned long long repeats;
+  unsigned long long local;
+  unsigned long long arcs;
+};
+
+// Everything the kernel needs, passed by value.
+struct Run {
+  // graph
+  const edge_t* offsets;
+  const vertex_t* targets;
+  const weight_t* weights;
+  dist_t* dist;
+  dist_t* expanded_at;  // per vertex: the distance it was last expanded at (kInfinity: never)
+  // queue
+  Bucket* buckets;      // kBuckets
+  unsigned* mapped;     // kBuckets: slots below it have a page (manager writes, release)
+  unsigned* ring;       // kBuckets x pages: page of each bucket's slot range, by (slot / kPage) % pages
+  vertex_t* pool;       // pages x kPage slots
+  unsigned* wcc;        // pages x kSegmentsPerPage write-completed counters
+  unsigned* page_done;  // per page: slots of it expanded
+  unsigned* free_pages; // stack of free page numbers (the manager's only)
+  unsigned pages;
+  unsigned free_top;    // free pages at the start
+  // manager and workers
+  unsigned long long* assignment;  // per worker: kIdle, kExit, or start << 32 | count << 8 | bucket << 1 | 1
+  unsigned* idle_map;              // bit w: worker w is idle and its word is kIdle
+  unsigned workers;
+  Control* control;
+  Work* work;
+  TraceEntry* trace;
+  unsigned* trace_count;
+  // options
+  unsigned buckets_used;
+  unsigned max_open;
+  unsigned local_rounds;
+  bool dynamic_delta;
+  DeltaBounds bounds;
+  double average_degree;
+  unsigned long long watchdog_ns;  // 0: no watchdog
+};
+
+template <class T>
+__device__ T load_relaxed(const T* p) {
+  return cuda::atomic_ref<const T, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
+}
+template <class T>
+__device__ T load_acquire(const T* p) {
+  return cuda::atomic_ref<const T, cuda::thread_scope_device>(*p).load(cuda::memory_order_acquire);
+}
+template <class T>
+__device__ void store_relaxed(T* p, T v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_relaxed);
+}
+template <class T>
+__device__ void store_release(T* p, T v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
+}
+
+__device__ bool stopped(const Run& r) { return load_relaxed(&r.control->error) != kNoError; }
+
+// The page that holds slot i of bucket b. __ldcg: the manager rewrites ring
+// entries as pages come and go, so never from a stale L1 line.
+__device__ unsigned page_of(const Run& r, unsigned b, unsigned i) {
+  return __ldcg(&r.ring[std::uint64_t{b} * r.pages + (i / kPage) % r.pages]);
+}
+
+__device__ unsigned* wcc_of(const Run& r, unsigned page, unsigned slot) {
+  return &r.wcc[std::uint64_t{page} * kSegmentsPerPage + (slot % kPage) / kSegment];
+}
+
+// Task 2: publishes vertex w into bucket b, so that the manager will hand it
+// to a worker. Called by any subset of a warp's threads, for any buckets.
+__device__ void publish(const Run& r, vertex_t w, unsigned b) {
+  // BEGIN SOLUTION task 2: publish an item: reserve a slot, write it, fence, count it in its segment
+  // The threads of the warp publishing to the same bucket reserve together:
+  // one atomic per bucket per warp instead of one per item.
+  const cg::coalesced_group active = cg::coalesced_threads();
+  const cg::coalesced_group same = cg::labeled_partition(active, b);
+  unsigned base = 0;
+  if (same.thread_rank() == 0) base = atomicAdd(&r.buckets[b].resv, same.size());
+  const unsigned slot = same.shfl(base, 0) + same.thread_rank();
+  // The manager maps pages ahead of the reservations; wait if it is behind
+  // (it maps every pass, or stops the run with an error).
+  while (slot >= load_acquire(&r.mapped[b])) {
+    if (stopped(r)) return;
+    __nanosleep(100);
+  }
+  const unsigned page = page_of(r, b, slot);
+  __stcg(&r.pool[std::uint64_t{page} * kPage + slot % kPage], w);
+  __threadfence();  // the item before its count: whoever sees the count sees the item
+  atomicAdd(wcc_of(r, page, slot), 1u);
+  // SKELETON
+  // // TODO(task 2): reserve slot = atomicAdd(&r.buckets[b].resv, 1) (better:
+  // // one atomic per bucket per warp, with cg::labeled_partition); wait while
+  // // slot >= load_acquire(&r.mapped[b]) (leave if stopped(r)); write w with
+  // // __stcg at slot % kPage of page_of(r, b, slot); __threadfence(); then
+  // // atomicAdd 1 to *wcc_of(r, page, slot).
+  // SSSP_DEVICE_TODO(9, 2, "publish an item: reserve a slot, write it, fence, count it in its segment");
+  // END SOLUTION
+}
+
+// Task 3: how far bucket b can be handed out, from slot `read`: the end of
+// the slots known to be written. Called by the manager's whole warp (every
+// lane gets the same answer). `mapped_end` and `resv` are the bucket's mapped
+// end and reservations, loaded before the call. Looks at most 32 segments ahead.
+__device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsigned mapped_end, unsigned resv) {
+  // BEGIN SOLUTION task 3: the manager's scan of completed segments
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned first = read / kSegment;
+  const unsigned seg_start = (first + lane) * kSegment;
+  unsigned wcc = 0;
+  const bool present = seg_start < mapped_end && seg_start < resv;
+  if (present) wcc = load_relaxed(wcc_of(r, page_of(r, b, seg_start), seg_start));
+  // Lane l looks at segment first + l: the readable run is the full segments before the first that is not.
+  const unsigned full = __ballot_sync(0xFFFFFFFF, present && wcc == kSegment);
+  const unsigned full_segments = full == 0xFFFFFFFF ? 32 : __ffs(~full) - 1;
+  unsigned end = max(read, (first + full_segments) * kSegment);
+  if (full_segments < 32) {
+    // The partial segment: its wcc was read first, so if the reservations,
+    // read after it, end exactly where the written slots end, every slot
+    // reserved in it is written. (Read the other way round, a writer could
+    // reserve between the two loads.)
+    const unsigned partial_wcc = __shfl_sync(0xFFFFFFFF, wcc, full_segments);
+    const unsigned partial_start = (first + full_segments) * kSegment;
+    if (partial_wcc != 0 && partial_start < mapped_end) {
+      __threadfence();
+      const unsigned fresh = load_relaxed(&r.buckets[b].resv);
+      if (partial_start + partial_wcc == fresh) end = max(end, fresh);
+    }
+  }
+  __threadfence();  // the counts before the items: a worker given [read, end) sees them written
+  return end;
+  // SKELETON
+  // // TODO(task 3): lane l loads the wcc of segment read / kSegment + l (if
+  // // that segment starts below mapped_end and resv); the slots up to the
+  // // first segment that is not full (wcc < kSegment) are written. A partial
+  // // segment counts too if, reloading resv after its wcc, every slot
+  // // reserved in it is written. Fence before returning.
+  // SSSP_DEVICE_TODO_RETURN(9, 3, "the manager's scan of completed segments", read);
+  // END SOLUTION
+}
+
+// A worker block's list of same-bucket improvements, in shared memory.
+struct LocalList {
+  vertex_t* items;  // kLocal slots
+  unsigned* count;  // may pass kLocal: what did not fit was published
+};
+
+// What a worker's chunk works with.
+struct Chunk {
+  dist_t head_lo;
+  dist_t delta;
+  unsigned head;
+  unsigned bucket;        // the chunk's bucket
+  unsigned local_bucket;  // improvements into it stay in the block (kBuckets: none)
+};
+
+// Whether item v is to be expanded, and at which distance (*dv): not if it
+// is a stale copy, already expanded at its current distance. *again: v was
+// expanded before (at a larger distance).
+__device__ bool claim(const Run& r, vertex_t v, dist_t* dv, bool* again) {
+  cuda::atomic_ref<dist_t, cuda::thread_scope_device> expanded_at(r.expanded_at[v]);
+  *dv = load_dist(r.dist, v);
+  const dist_t before = expanded_at.load(cuda::memory_order_relaxed);
+  if (*dv >= before) return false;
+  expanded_at.store(*dv, cuda::memory_order_relaxed);  // two copies racing here both expand: harmless
+  *again = before != sssp::kInfinity;
+  return true;
+}
+
+// Task 4: offers dv + weight along the arc to w. If the offer lowers dist[w],
+// w must be expanded again: into the block's local list if its bucket is the
+// chunk's local bucket and the list has room, else published into its bucket.
+__device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& local, vertex_t w, dist_t offer) {
+  // BEGIN SOLUTION task 4: a worker relaxes an arc and routes the improved vertex
+  if (offer >= load_dist(r.dist, w)) return;  // most offers lose: skip the atomic
+  if (offer >= sssp::cuda::atomic_min_dist(&r.dist[w], offer)) return;
+  const unsigned b = bucket_of(offer, c.head_lo, c.delta, c.head, r.buckets_used);
+  if (b == c.local_bucket) {
+    const unsigned slot = atomicAdd(local.count, 1u);
+    if (slot < kLocal) {
+      local.items[slot] = w;
+      return;
+    }
+  }
+  publish(r, w, b);
+  // SKELETON
+  // // TODO(task 4): skip the offer unless it is below load_dist(r.dist, w);
+  // // lower dist[w] with sssp::cuda::atomic_min_dist and stop unless this
+  // // offer won. Then b = bucket_of(offer, c.head_lo, c.delta, c.head,
+  // // r.buckets_used): if b == c.local_bucket and atomicAdd(local.count, 1)
+  // // gives a slot below kLocal, store w there; otherwise publish(r, w, b).
+  // SSSP_DEVICE_TODO(9, 4, "a worker relaxes an arc and routes the improved vertex");
+  // END SOLUTION
+}
+
+// Expands `count` items, item i given by item(i): a thread per item, and a
+// whole warp, arc by arc, for an item of high out-degree (a hub's arcs would
+// otherwise serialise one thread). Called by the whole block.
+template <class Item>
+__device__ void expand(const Run& r, const Chunk& c, const LocalList& local, unsigned count, Item item,
+                       bool from_local, Work& work) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  for (unsigned first = 0; first < count; first += blockDim.x) {
+    const unsigned i = first + threadIdx.x;
+    bool claimed = false;
+    bool again = false;
+    dist_t dv = 0;
+    edge_t begin = 0, end = 0;
+    if (i < count) {
+      const vertex_t v = item(i);
+      claimed = claim(r, v, &dv, &again);
+      if (claimed) {
+        begin = r.offsets[v];
+        end = r.offsets[v + 1];
+        ++work.expansions;
+        work.repeats += again ? 1 : 0;
+        work.local += from_local ? 1 : 0;
+        work.arcs += end - begin;
+      }
+    }
+    unsigned hubs = warp.ballot(claimed && end - begin > kWarpDegree);
+    while (hubs != 0) {
+      const unsigned src = __ffs(hubs) - 1;
+      hubs &= hubs - 1;
+      const edge_t hub_begin = warp.shfl(begin, src), hub_end = warp.shfl(end, src);
+      const dist_t hub_dist = warp.shfl(dv, src);
+      for (edge_t e = hub_begin + warp.thread_rank(); e < hub_end; e += 32) {
+        relax_and_route(r, c, local, r.targets[e], hub_dist + r.weights[e]);
+      }
+    }
+    if (claimed && end - begin <= kWarpDegree) {
+      for (edge_t e = begin; e < end; ++e) relax_and_route(r, c, local, r.targets[e], dv + r.weights[e]);
+    }
+  }
+}
+
+// Adds a block's per-thread counters into `total`, one atomic per counter per warp.
+__device__ void add_work(Work* total, const Work& mine) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned long long e = cg::reduce(warp, mine.expansions, cg::plus<unsigned long long>());
+  const unsigned long long rep = cg::reduce(warp, mine.repeats, cg::plus<unsigned long long>());
+  const unsigned long long loc = cg::reduce(warp, mine.local, cg::plus<unsigned long long>());
+  const unsigned long long arcs = cg::reduce(warp, mine.arcs, cg::plus<unsigned long long>());
+  if (warp.thread_rank() == 0 && e != 0) {
+    atomicAdd(&total->expansions, e);
+    atomicAdd(&total->repeats, rep);
+    atomicAdd(&total->local, loc);
+    atomicAdd(&total->arcs, arcs);
+  }
+}
+
+// A worker block: waits for a chunk, expands it and the same-bucket
+// improvements it leads to (up to local_rounds rounds), publishes the rest,
+// reports the chunk complete, and goes idle again; until told to leave.
+__device__ void worker(const Run& r, unsigned id) {
+  __shared__ unsigned long long s_word;
+  __shared__ vertex_t s_local[2][kLocal];
+  __shared__ unsigned s_local_count[2];
+  while (true) {
+    if (threadIdx.x == 0) {
+      // One thread polls, backing off, so that idle blocks do not flood the
+      // memory system the busy ones need.
+      unsigned long long word;
+      unsigned ns = 32;
+      while ((word = load_relaxed(&r.assignment[id])) == kIdle) {
+        // After an error the manager may write kExit before this block, back
+        // from its last chunk, writes its word back to kIdle: leave on the error too.
+        if (stopped(r)) {
+          word = kExit;
+          break;
+        }
+        __nanosleep(ns);
+        ns = min(2 * ns, 256u);
+      }
+      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+      s_word = word;
+      s_local_count[0] = 0;
+    }
+    __syncthreads();
+    const unsigned long long word = s_word;
+    if (word == kExit) break;
+    const unsigned b = static_cast<unsigned>(word >> 1) & (kBuckets - 1);
+    const unsigned count = static_cast<unsigned>(word >> 8) & 0xFFFFFF;
+    const unsigned start = static_cast<unsigned>(word >> 32);
+    const unsigned page = page_of(r, b, start);  // a chunk never crosses a page
+    const Control& control = *r.control;
+    const Chunk c{load_relaxed(&control.head_lo), load_relaxed(&control.delta), load_relaxed(&control.head), b,
+                  r.local_rounds > 0 ? b : kBuckets};
+    const vertex_t* items = r.pool + std::uint64_t{page} * kPage + start % kPage;
+    Work work{};
+    expand(r, c, LocalList{s_local[0], &s_local_count[0]}, count, [&](unsigned i) { return __ldcg(&items[i]); },
+           false, work);
+    // Same-bucket improvements continue here, without a trip through the
+    // manager, alternating between the two lists.
+    for (unsigned round = 0;; ++round) {
+      const unsigned cur = round % 2;
+      __syncthreads();
+      const unsigned n = min(s_local_count[cur], kLocal);
+      if (n == 0) break;
+      if (threadIdx.x == 0) s_local_count[cur ^ 1] = 0;
+      __syncthreads();
+      const vertex_t* list = s_local[cur];
+      if (round + 1 >= r.local_rounds) {  // out of rounds: the rest goes through the queue
+        for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+          const vertex_t v = list[i];
+          publish(r, v, bucket_of(load_dist(r.dist, v), c.head_lo, c.delta, c.head, r.buckets_used));
+        }
+        break;
+      }
+      expand(r, c, LocalList{s_local[cur ^ 1], &s_local_count[cur ^ 1]}, n, [&](unsigned i) { return list[i]; },
+             true, work);
+    }
+    add_work(r.work, work);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      __threadfence();  // every push of this block (reserved in resv) before the chunk counts as complete
+      atomicAdd(&r.buckets[b].cwc, count);
+      atomicAdd(&r.page_done[page], count);
+      store_relaxed(&r.assignment[id], kIdle);
+      __threadfence();  // the word is kIdle before the manager can see the idle bit
+      atomicOr(&r.idle_map[id / 32], 1u << (id % 32));
+    }
+  }
+}
+
+// The global timer in nanoseconds (the watchdog's clock).
+__device__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// The manager: one warp, lane L keeps bucket L's read, mapped and freed ends
+// in registers and owns idle bits 32L..32L+31. Each pass: takes back the
+// workers that came back, frees and maps pages, hands chunks of the open
+// buckets to idle workers, retires empty head buckets (moving delta every
+// few), and stops after two quiet passes, an error, or an unfinished task.
+__device__ void manager(const Run& r) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = warp.thread_rank();
+  const auto sum = [&](unsigned x) { return cg::reduce(warp, x, cg::plus<unsigned>()); };
+  __shared__ unsigned free_top;
+  __shared__ unsigned idle[kMaxWorkers];
+  __shared__ unsigned held[kMaxWorkers];  // items assigned to each worker
+  __shared__ unsigned long long plan[kMaxWorkers];
+  __shared__ unsigned assigned_bits[32];
+  if (lane == 0) free_top = r.free_top;
+  for (unsigned w = lane; w < kMaxWorkers; w += 32) held[w] = 0;
+  Control& c = *r.control;
+  unsigned my_read = 0, my_freed = 0, my_mapped = lane == 0 ? kPage : 0;  // the host mapped bucket 0's first page
+  unsigned head = 0, quiet = 0, inflight = 0, idle_total = 0;
+  unsigned long long switches = 0, pass = 0;
+  unsigned long long seen_expansions = 0, seen_repeats = 0;
+  dist_t head_lo = 0, delta = c.delta;
+  unsigned long long progress_mark = 0, progress_at = now_ns();
+  __syncwarp();
+  while (true) {
+    ++pass;
+    if (load_relaxed(&sssp_device_todo_task) != 0 && lane == 0) store_relaxed(&c.error, unsigned{kUnfinishedTask});
+    // Completions, then (after the fence, so that every push of a worker seen
+    // complete is counted) reservations.
+    const unsigned idle_bits = load_relaxed(&r.idle_map[lane]);
+    const unsigned cwc = load_relaxed(&r.buckets[lane].cwc);
+    __threadfence();
+    const unsigned resv = load_relaxed(&r.buckets[lane].resv);
+    for (unsigned bits = idle_bits; bits != 0; bits &= bits - 1) {
+      const unsigned w = lane * 32 + __ffs(bits) - 1;
+      inflight -= held[w];
+      held[w] = 0;
+    }
+    // Pages: return wholly expanded pages below read to the pool, then map
+    // kAheadPages past the reservations.
+    while (my_freed + kPage <= my_read) {
+      const unsigned page = page_of(r, lane, my_freed);
+      if (load_relaxed(&r.page_done[page]) != kPage) break;
+      for (unsigned s = 0; s < kSegmentsPerPage; ++s) r.wcc[std::uint64_t{page} * kSegmentsPerPage + s] = 0;
+      r.page_done[page] = 0;
+      r.free_pages[atomicAdd(&free_top, 1u)] = page;
+      my_freed += kPage;
+    }
+    __syncwarp();
+    bool grew = false;
+    while (my_mapped < resv + kAheadPages * kPage) {
+      const unsigned top = atomicSub(&free_top, 1u);
+      if (top == 0 || top > r.pages) {  // empty (the subtraction wrapped): give up, loudly
+        atomicAdd(&free_top, 1u);
+        store_relaxed(&c.error, unsigned{kPoolExhausted});
+        break;
+      }
+      r.ring[std::uint64_t{lane} * r.pages + (my_mapped / kPage) % r.pages] = r.free_pages[top - 1];
+      my_mapped += kPage;
+      grew = true;
+    }
+    if (grew) {
+      __threadfence();  // the ring entries before the new end
+      store_release(&r.mapped[lane], my_mapped);
+    }
+    // The watchdog: progress is any change in what was reserved, completed or handed out.
+    if (r.watchdog_ns != 0) {
+      const unsigned long long mark = sum(resv + cwc + my_read + __popc(idle_bits));
+      const unsigned long long t = now_ns();
+      if (mark != progress_mark) {
+        progress_mark = mark;
+        progress_at = t;
+      } else if (t - progress_at > r.watchdog_ns && lane == 0) {
+        c.stalled_ms = (t - progress_at) / 1000000;
+        store_relaxed(&c.error, unsigned{kStalled});
+      }
+    }
+    if (__any_sync(0xFFFFFFFF, stopped(r))) break;
+    // The idle workers, in a list: lane L's are 32L + its set bits.
+    const unsigned my_idle = __popc(idle_bits);
+    unsigned before = my_idle;
+    for (unsigned d = 1; d < 32; d *= 2) {
+      const unsigned x = __shfl_up_sync(0xFFFFFFFF, before, d);
+      if (lane >= d) before += x;
+    }
+    idle_total = __shfl_sync(0xFFFFFFFF, before, 31);
+    before -= my_idle;
+    for (unsigned bits = idle_bits, k = before; bits != 0; bits &= bits - 1) idle[k++] = lane * 32 + __ffs(bits) - 1;
+    assigned_bits[lane] = 0;
+    __syncwarp();
+    // Plan: chunks of the open buckets, head first, shared out among the idle
+    // workers (chunks of a power of two up to kBlock, aligned so that a chunk
+    // never crosses a page).
+    unsigned used = 0;
+    unsigned open_used = 0;
+    for (unsigned k = 0; k < r.max_open && used < idle_total; ++k) {
+      const unsigned b = (head + k) % kBuckets;
+      unsigned at = __shfl_sync(0xFFFFFFFF, my_read, b);
+      const unsigned b_mapped = __shfl_sync(0xFFFFFFFF, my_mapped, b);
+      const unsigned b_resv = __shfl_sync(0xFFFFFFFF, resv, b);
+      bool any = false;
+      while (used < idle_total) {
+        const unsigned end = readable_end(r, b, at, b_mapped, b_resv);
+        if (end <= at) break;
+        any = true;
+        const unsigned left = idle_total - used;
+        const unsigned share = (end - at + left - 1) / left;
+        unsigned size = 1;
+        while (size < share && size < kBlock) size *= 2;
+        const unsigned aligned = at & ~(size - 1);
+        const unsigned chunks = min(left, (end - aligned + size - 1) / size);
+        for (unsigned j = lane; j < chunks; j += 32) {
+          const unsigned chunk_start = max(at, aligned + j * size);
+          const unsigned chunk_end = min(end, aligned + (j + 1) * size);
+          const unsigned w = idle[used + j];
+          plan[used + j] = (static_cast<unsigned long long>(chunk_start) << 32) |
+                           (static_cast<unsigned long long>(chunk_end - chunk_start) << 8) | (b << 1) | 1ull;
+          held[w] = chunk_end - chunk_start;
+          atomicOr(&assigned_bits[w / 32], 1u << (w % 32));
+        }
+        at = min(end, aligned + chunks * size);
+        used += chunks;
+      }
+      if (lane == b) my_read = at;
+      if (any) open_used = k + 1;
+    }
+    __syncwarp();
+    // Clear the assigned workers' idle bits before their words change: a
+    // worker sets its bit again only after it has finished the new chunk.
+    if (assigned_bits[lane] != 0) atomicAnd(&r.idle_map[lane], ~assigned_bits[lane]);
+    __threadfence();
+    for (unsigned j = lane; j < used; j += 32) {
+      const unsigned w = idle[j];
+      store_relaxed(&r.assignment[w], plan[j]);
+      inflight += held[w];
+    }
+    const unsigned held_total = sum(inflight);
+    // Retire empty head buckets while another bucket has work (cwc was read before resv).
+    const bool empty = my_read == resv && cwc == resv;
+    const unsigned empties = __ballot_sync(0xFFFFFFFF, empty);
+    for (unsigned rot = 0; rot < kBuckets && ((empties >> head) & 1) && empties != 0xFFFFFFFF; ++rot) {
+      head = (head + 1) % kBuckets;
+      head_lo += delta;
+      ++switches;
+      if (r.dynamic_delta && switches % kSwitchesPerDecision == 0) {
+        const unsigned last = (head + r.buckets_used - 1) % kBuckets;
+        const unsigned waiting = sum(resv - my_read);
+        const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, resv - my_read, last);
+        const unsigned long long expansions = load_relaxed(&r.work->expansions);
+        const unsigned long long repeats = load_relaxed(&r.work->repeats);
+        DeltaSignal signal;
+        signal.delta = delta;
+        signal.utilisation = held_total * r.average_degree / (static_cast<double>(r.workers) * kBlock);
+        signal.tail_share = waiting == 0 ? 0.0 : static_cast<double>(last_waiting) / waiting;
+        signal.repeat_share = expansions == seen_expansions ? 0.0
+                                                            : static_cast<double>(repeats - seen_repeats) /
+                                                                  static_cast<double>(expansions - seen_expansions);
+        seen_expansions = expansions;
+        seen_repeats = repeats;
+        delta = next_delta(signal, r.bounds);
+        if (lane == 0) {
+          const unsigned t = atomicAdd(r.trace_count, 1u);
+          if (t < kTrace) r.trace[t] = TraceEntry{pass, signal, delta, held_total, open_used};
+        }
+      }
+    }
+    if (lane == 0) {
+      store_relaxed(&c.head_lo, head_lo);
+      store_relaxed(&c.delta, delta);
+      store_relaxed(&c.head, head);
+    }
+    // Done: every worker idle and none assigned now, every bucket handed out; twice.
+    quiet = (idle_total == r.workers && used == 0 && __all_sync(0xFFFFFFFF, resv == my_read)) ? quiet + 1 : 0;
+    if (quiet >= 2) break;
+  }
+  __threadfence();
+  for (unsigned w = lane; w < r.workers; w += 32) store_relaxed(&r.assignment[w], kExit);
+  r.buckets[lane].read = my_read;  // for the host's report
+  if (lane == 0) {
+    c.passes = pass;
+    c.switches = switches;
+    c.head = head;
+    c.head_lo = head_lo;
+    c.delta = delta;
+    c.idle_workers = idle_total;
+  }
+}
+
+__global__ void __launch_bounds__(kBlock) adds_kernel(Run r) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x < 32) manager(r);
+    return;
+  }
+  worker(r, blockIdx.x - 1);
+}
+
+// C x W / D (lab 08's Near-Far rule), at least 1.
+dist_t start_delta(const CsrGraph& g, double c) {
+  if (g.num_edges() == 0) return 1;
+  long double total = 0;
+  for (const weight_t w : g.weights) total += w;
+  const long double n = g.num_vertices();
+  const long double m = g.num_edges();
+  const long double width = static_cast<long double>(c) * total * n / (m * m);
+  return width >= 0x1p62L ? dist_t{1} << 62 : std::max<dist_t>(1, static_cast<dist_t>(width));
+}
+
+// Live items, not all pushes, must fit: pages return to the pool as buckets drain.
+unsigned pool_pages_for(const CsrGraph& g) {
+  const std::uint64_t items = std::max<std::uint64_t>({4ull * g.num_vertices(), g.num_edges(), 1ull << 20});
+  return static_cast<unsigned>(std::min<std::uint64_t>(items / kPage + (kAheadPages + 1) * kBuckets, 1u << 20));
+}
+
+}  // namespace
+
+struct AddsSssp::Impl {
+  AddsOptions options;
+  vertex_t n;
+  dist_t delta0;
+  double average_degree;
+  unsigned pages;
+  unsigned grid;
+  sssp::cuda::DeviceCsr graph;
+  DeviceBuffer<dist_t> dist, expanded_at;
+  DeviceBuffer<Bucket> buckets;
+  DeviceBuffer<unsigned> mapped, ring, wcc, page_done, free_pages, idle_map, trace_count;
+  DeviceBuffer<vertex_t> pool;
+  DeviceBuffer<unsigned long long> assignment;
+  DeviceBuffer<Control> control;
+  DeviceBuffer<Work> work;
+  DeviceBuffer<TraceEntry> trace;
+  sssp::cuda::Stream stream;
+  bool ran = false;
+
+  Impl(const CsrGraph& g, const AddsOptions& o)
+      : options(validated(o)),
+        n(g.num_vertices()),
+        delta0(o.delta != 0 ? o.delta : start_delta(g, o.c)),
+        average_degree(g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices()),
+        pages(o.pool_pages != 0 ? o.pool_pages : pool_pages_for(g)),
+        grid(resident_grid()),
+        graph((require_memory(g, pages, grid), g)),
+        dist(n, "distances"),
+        expanded_at(n, "expanded-at distances"),
+        buckets(kBuckets, "buckets"),
+        mapped(kBuckets, "mapped ends"),
+        ring(std::uint64_t{kBuckets} * pages, "page rings"),
+        wcc(std::uint64_t{pages} * kSegmentsPerPage, "write-completed counters"),
+        page_done(pages, "page completions"),
+        free_pages(pages, "free pages"),
+        idle_map(kMaxWorkers / 32, "idle bitmap"),
+        trace_count(1, "trace length"),
+        pool(std::uint64_t{pages} * kPage, "page pool"),
+        assignment(grid - 1, "assignment words"),
+        control(1, "manager state"),
+        work(1, "work counters"),
+        trace(kTrace, "trace") {}
+
+  static AddsOptions validated(const AddsOptions& o) {
+    if (!(o.c > 0.0) || !std::isfinite(o.c)) {
+      throw sssp::InputError("ADDS: the constant C of the starting delta must be a positive finite number, got " +
+                             std::to_string(o.c));
+    }
+    if (o.buckets < 2 || o.buckets > kBuckets) {
+      throw sssp::InputError("ADDS: buckets must be 2 to 32, got " + std::to_string(o.buckets));
+    }
+    if (o.max_open == 0 || o.max_open > o.buckets) {
+      throw sssp::InputError("ADDS: open buckets must be 1 to buckets (" + std::to_string(o.buckets) + "), got " +
+                             std::to_string(o.max_open));
+    }
+    if (o.delta > (dist_t{1} << 62)) {
+      throw sssp::InputError("ADDS: delta must be at most 2^62 (a wider bucket holds every distance anyway), got " +
+                             std::to_string(o.delta));
+    }
+    if (o.pool_pages > (1u << 20)) {
+      throw sssp::InputError("ADDS: pool pages must be at most 2^20 (16 GiB of slots), got " +
+                             std::to_string(o.pool_pages));
+    }
+    return o;
+  }
+
+  static void require_memory(const CsrGraph& g, unsigned pages, unsigned grid) {
+    const std::uint64_t v = g.num_vertices();
+    const std::uint64_t bytes = (v + 1) * sizeof(edge_t) + std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
+                                v * 2 * sizeof(dist_t) +
+                                std::uint64_t{pages} * (kPage * sizeof(vertex_t) + (kSegmentsPerPage + 2 + kBuckets) * sizeof(unsigned)) +
+                                std::uint64_t{grid} * sizeof(unsigned long long) + kTrace * sizeof(TraceEntry);
+    sssp::cuda::require_free_memory(bytes, "lab 09 ADDS on " + sssp::describe(g) + " with " + std::to_string(pages) +
+                                               " queue pages");
+  }
+
+  // Every block must be resident at once: the manager and the workers wait
+  // on each other, so a block that waits for a free SM would never start.
+  // The cooperative launch refuses a grid larger than this.
+  static unsigned resident_grid() {
+    const auto& gpu = sssp::cuda::query_device();
+    if (!gpu.available) throw sssp::CudaError("ADDS needs a GPU: " + gpu.reason);
+    int per_sm = 0;
+    SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel, kBlock, 0));
+    if (per_sm == 0) throw sssp::CudaError("ADDS: not one block of the kernel fits on an SM");
+    const unsigned resident = static_cast<unsigned>(per_sm) * static_cast<unsigned>(gpu.multiprocessors);
+    if (resident < 2) throw sssp::CudaError("ADDS needs room for a manager and a worker block at once");
+    return std::min(resident, kMaxWorkers + 1);
+  }
+
+  // Empties the queue and puts the source in bucket 0, as if published: slot
+  // 0 of the last page of the pool, which bucket 0's ring starts with.
+  void reset(vertex_t source) {
+    cudaStream_t st = stream.get();
+    std::vector<dist_t> d(n, sssp::kInfinity);
+    d[source] = 0;
+    dist.upload(d, st);
+    expanded_at.upload(std::vector<dist_t>(n, sssp::kInfinity), st);
+    std::vector<Bucket> b(kBuckets, Bucket{0, 0, 0});
+    b[0].resv = 1;
+    buckets.upload(b, st);
+    std::vector<unsigned> m(kBuckets, 0);
+    m[0] = kPage;
+    mapped.upload(m, st);
+    ring.fill_bytes(0, st);
+    const unsigned first_page = pages - 1;
+    std::vector<unsigned> free_list(pages);
+    for (unsigned p = 0; p < pages; ++p) free_list[p] = p;
+    free_pages.upload(free_list, st);
+    wcc.fill_bytes(0, st);
+    page_done.fill_bytes(0, st);
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(ring.data(), &first_page, sizeof first_page, cudaMemcpyHostToDevice, st));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(pool.data() + std::uint64_t{first_page} * kPage, &source, sizeof source,
+                                    cudaMemcpyHostToDevice, st));
+    const unsigned one = 1;
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(wcc.data() + std::uint64_t{first_page} * kSegmentsPerPage, &one, sizeof one,
+                                    cudaMemcpyHostToDevice, st));
+    std::vector<unsigned> idle(kMaxWorkers / 32, 0);
+    for (unsigned w = 0; w + 1 < grid; ++w) idle[w / 32] |= 1u << (w % 32);
+    idle_map.upload(idle, st);
+    assignment.fill_bytes(0, st);
+    control.upload(std::vector<Control>{Control{0, delta0, 0, kNoError, 0, 0, 0, 0}}, st);
+    work.fill_bytes(0, st);
+    trace_count.fill_bytes(0, st);
+    // These host vectors die at the end of this function: the copies must be done.
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(st));
+  }
+
+  Run arguments() {
+    Run r{};
+    r.offsets = graph.offsets.data();
+    r.targets = graph.targets.data();
+    r.weights = graph.weights.data();
+    r.dist = dist.data();
+    r.expanded_at = expanded_at.data();
+    r.buckets = buckets.data();
+    r.mapped = mapped.data();
+    r.ring = ring.data();
+    r.pool = pool.data();
+    r.wcc = wcc.data();
+    r.page_done = page_done.data();
+    r.free_pages = free_pages.data();
+    r.pages = pages;
+    r.free_top = pages - 1;  // the last page holds the source
+    r.assignment = assignment.data();
+    r.idle_map = idle_map.data();
+    r.workers = grid - 1;
+    r.control = control.data();
+    r.work = work.data();
+    r.trace = trace.data();
+    r.trace_count = trace_count.data();
+    r.buckets_used = options.buckets;
+    r.max_open = options.max_open;
+    r.local_rounds = options.local_rounds;
+    r.dynamic_delta = options.dynamic_delta;
+    r.bounds = bounds();
+    r.average_degree = average_degree;
+    r.watchdog_ns = std::uint64_t{options.watchdog_ms} * 1000000ull;
+    return r;
+  }
+
+  DeltaBounds bounds() const {
+    DeltaBounds b;
+    b.min_delta = std::max<dist_t>(1, delta0 / kDynamicRange);
+    constexpr dist_t kWidest = dist_t{1} << 62;
+    b.max_delta = delta0 >= kWidest / kDynamicRange ? std::max(delta0, kWidest) : delta0 * kDynamicRange;
+    return b;
+  }
+
+  // The queue as the manager left it, for an error message.
+  std::string queue_report(const Control& c) {
+    std::ostringstream out;
+    out << "manager pass " << c.passes << ", head bucket " << c.head << " from distance " << c.head_lo << ", delta "
+        << c.delta << ", " << (grid - 1 - c.idle_workers) << " of " << (grid - 1) << " workers busy";
+    const std::vector<Bucket> b = buckets.to_host(stream.get());
+    for (unsigned i = 0; i < kBuckets; ++i) {
+      if (b[i].resv != 0 || b[i].cwc != 0) {
+        out << "; bucket " << i << ": reserved " << b[i].resv << ", handed out " << b[i].read << ", complete "
+            << b[i].cwc;
+      }
+    }
+    return out.str();
+  }
+};
+
+AddsSssp::AddsSssp(const CsrGraph& graph, AddsOptions options) : impl_(std::make_unique<Impl>(graph, options)) {}
+
+AddsSssp::~AddsSssp() = default;
+
+dist_t AddsSssp::delta() const { return impl_->delta0; }
+
+DeltaBounds AddsSssp::delta_bounds() const { return impl_->bounds(); }
+
+unsigned AddsSssp::workers() const { return impl_->grid - 1; }
+
+std::vector<TraceEntry> AddsSssp::last_trace() const {
+  Impl& s = *impl_;
+  if (!s.ran) return {};
+  const unsigned count = std::min(s.trace_count.to_host(s.stream.get()).front(), kTrace);
+  std::vector<TraceEntry> trace = s.trace.to_host(s.stream.get());
+  trace.resize(count);
+  return trace;
+}
+
+AddsStats AddsSssp::last_stats() const {
+  Impl& s = *impl_;
+  AddsStats stats;
+  if (!s.ran) return stats;
+  const Control c = s.control.to_host(s.stream.get()).front();
+  const Work w = s.work.to_host(s.stream.get()).front();
+  stats.passes = c.passes;
+  stats.head_switches = c.switches;
+  stats.expansions = w.expansions;
+  stats.repeats = w.repeats;
+  stats.local_expansions = w.local;
+  for (const Bucket& b : s.buckets.to_host(s.stream.get())) stats.published += b.resv;
+  stats.final_delta = c.delta;
+  return stats;
+}
+
+SsspResult AddsSssp::run(vertex_t source) {
+  Impl& s = *impl_;
+  sssp::require_valid_source(source, s.n);
+  const sssp::cuda::DeviceTodo todo = device_todo();
+  todo.reset(s.stream.get());
+  s.reset(source);
+  s.ran = true;
+  Run r = s.arguments();
+  void* args[] = {&r};
+  SsspResult result;
+  sssp::cuda::EventTimer timer;
+  timer.start(s.stream.get());
+  SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid), dim3(kBlock),
+                                              args, 0, s.stream.get()));
+  SSSP_CUDA_CHECK(cudaGetLastError());
+  timer.stop(s.stream.get());
+  result.device_ms = timer.elapsed_ms();
+  todo.check();  // an unfinished task stops the manager: say which
+  const Control c = s.control.to_host(s.stream.get()).front();
+  if (c.error == kPoolExhausted) {
+    throw sssp::AlgorithmError("ADDS: the queue's page pool (" + std::to_string(s.pages) + " pages of " +
+                               std::to_string(kPage) + " slots) ran out; the run stopped instead of dropping work (" +
+                               s.queue_report(c) + ")");
+  }
+  if (c.error == kStalled) {
+    throw sssp::AlgorithmError(
+        "ADDS watchdog: nothing was reserved, completed or handed out for " + std::to_string(c.stalled_ms) +
+        " ms, so the manager stopped the run (" + s.queue_report(c) +
+        "). A bucket whose reservations stay ahead of what is handed out holds a slot whose segment counter never "
+        "reached it (publish: write, fence, then count), or the scan does not see a completed segment");
+  }
+  if (c.error != kNoError) throw sssp::AlgorithmError("ADDS: the run stopped with error " + std::to_string(c.error));
+  const Work w = s.work.to_host(s.stream.get()).front();
+  result.values = s.dist.to_host(s.stream.get());
+  result.counters.iterations = c.passes;
+  result.counters.vertices_processed = w.expansions;
+  result.counters.edges_relaxed = w.arcs;
+  result.counters.kernel_launches = 1;
+  result.counters.host_syncs = 1;
+  return result;
+}
+
+}  // namespace lab09

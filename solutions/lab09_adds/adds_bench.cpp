@@ -1,0 +1,163 @@
+// Lab 09 benchmark, in the shape of the ADDS paper's evaluation: Dijkstra on
+// the CPU for the distances and the work to compare with, then ADDS with
+// (a) the reference's defaults, (b) a static delta = C x W / D for
+// C = 2^2 .. 2^9, (c) the paper's ablations: a dynamic delta, 2 buckets
+// instead of 32, one open bucket, no local rounds. Each row gives the delta
+// at the start and at the end, the median time, MTEPS, the items expanded and
+// that work relative to Dijkstra's (each reachable vertex once), the share of
+// expansions that were repeats and that came from a block's local list, the
+// manager's passes and its head-bucket switches.
+//
+//   adds-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
+//              [--repeats R] [--c C] [--local-rounds L]
+//
+// --c and --local-rounds set the defaults of the rows other than (b).
+// Every answer is checked against the reference Dijkstra; a mismatch exits 1.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "lab09.hpp"
+#include "sssp/bench_args.hpp"
+#include "sssp/cuda/device.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/reference.hpp"
+
+namespace {
+
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::vertex_t;
+
+struct Measured {
+  double median_ms = 0;
+  lab09::AddsStats stats;  // of the last timed run
+  dist_t start_delta = 0;
+  bool correct = true;
+};
+
+// One warm-up run, then `repeats` timed runs (CUDA events, the solver's own).
+Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& expected,
+                 const lab09::AddsOptions& options, unsigned repeats) {
+  lab09::AddsSssp solver(g, options);
+  Measured m;
+  m.start_delta = solver.delta();
+  std::vector<double> times;
+  for (unsigned rep = 0; rep <= repeats; ++rep) {
+    const sssp::SsspResult result = solver.run(source);
+    m.correct = m.correct && result.values == expected;
+    if (rep > 0) times.push_back(result.device_ms);
+  }
+  m.stats = solver.last_stats();
+  std::sort(times.begin(), times.end());
+  m.median_ms = times[times.size() / 2];
+  return m;
+}
+
+constexpr const char* kHeader =
+    "| setting | delta start -> end | median ms | MTEPS | expanded | work / Dijkstra | repeats | local | passes | "
+    "head switches |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+double share(unsigned long long part, unsigned long long whole) {
+  return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+}
+
+void print_row(const std::string& setting, const Measured& m, std::uint64_t arcs, std::uint64_t reachable) {
+  const double mteps = m.median_ms > 0 ? static_cast<double>(arcs) / (m.median_ms * 1e3) : 0.0;
+  const lab09::AddsStats& s = m.stats;
+  std::printf("| %s | %llu -> %llu | %.3f | %.1f | %llu | %.2f | %.0f%% | %.0f%% | %llu | %llu |%s\n",
+              setting.c_str(), static_cast<unsigned long long>(m.start_delta),
+              static_cast<unsigned long long>(s.final_delta), m.median_ms, mteps, s.expansions,
+              share(s.expansions, reachable), 100 * share(s.repeats, s.expansions),
+              100 * share(s.local_expansions, s.expansions), s.passes, s.head_switches, m.correct ? "" : " WRONG");
+}
+
+std::string describe(const lab09::AddsOptions& o) {
+  char text[160];
+  std::snprintf(text, sizeof text, "C = %g, %u buckets, %u open, %u local rounds, %s delta", o.c, o.buckets,
+                o.max_open, o.local_rounds, o.dynamic_delta ? "dynamic" : "static");
+  return text;
+}
+
+int run(int argc, char** argv) {
+  sssp::bench::BenchArgs args;
+  args.repeats = 5;
+  lab09::AddsOptions defaults;
+  sssp::bench::parse_args(
+      argc, argv, args,
+      {{"--c",
+        [&](const std::string& v) {
+          defaults.c = static_cast<double>(sssp::bench::parse_count(v, "--c", 1u << 20));
+          if (defaults.c == 0) throw sssp::InputError("--c must be at least 1");
+        }},
+       {"--local-rounds",
+        [&](const std::string& v) { defaults.local_rounds = sssp::bench::parse_count(v, "--local-rounds", 1024); }}});
+  const CsrGraph g = sssp::bench::load_graph(args);
+  const auto& gpu = sssp::cuda::query_device();
+  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<dist_t> expected = sssp::reference_dijkstra(g, args.source);
+  const double dijkstra_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::uint64_t reachable = 0;
+  std::uint64_t arcs = 0;  // arcs leaving reached vertices, as the runner counts MTEPS
+  for (vertex_t v = 0; v < g.num_vertices(); ++v) {
+    if (expected[v] != sssp::kInfinity) {
+      ++reachable;
+      arcs += g.out_degree(v);
+    }
+  }
+  std::printf("GPU: %s\ngraph: %s, source %u, weights %s\n", gpu.summary().c_str(), sssp::describe(g).c_str(),
+              args.source, args.weights.to_string().c_str());
+  std::printf("Dijkstra (CPU reference, binary heap): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
+              dijkstra_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
+  std::printf("median of %u runs after 1 warm-up (CUDA events, the one launch); work / Dijkstra = items expanded / "
+              "reachable vertices; repeats and local: shares of the expansions\n",
+              args.repeats);
+  {
+    lab09::AddsSssp probe(g, defaults);
+    std::printf("launch: 1 manager block + %u worker blocks of 256 threads\n", probe.workers());
+  }
+
+  bool all_correct = true;
+  auto row = [&](const std::string& label, const lab09::AddsOptions& o) {
+    const Measured m = measure(g, args.source, expected, o, args.repeats);
+    all_correct = all_correct && m.correct;
+    print_row(label, m, arcs, reachable);
+  };
+
+  std::printf("\n(a) the defaults, (c) the ablations: each changes one thing\n\n%s\n", kHeader);
+  row("defaults: " + describe(defaults), defaults);
+  lab09::AddsOptions dynamic = defaults;
+  dynamic.dynamic_delta = true;
+  row("dynamic delta", dynamic);
+  lab09::AddsOptions two = defaults;
+  two.buckets = 2;
+  row("2 buckets (Near-Far's split)", two);
+  lab09::AddsOptions one_open = defaults;
+  one_open.max_open = 1;
+  row("1 open bucket", one_open);
+  lab09::AddsOptions no_local = defaults;
+  no_local.local_rounds = 0;
+  row("no local rounds", no_local);
+
+  std::printf("\n(b) static delta = C x W / D\n\n%s\n", kHeader);
+  for (unsigned c = 4; c <= 512; c *= 2) {
+    lab09::AddsOptions o = defaults;
+    o.c = c;
+    row("C = " + std::to_string(c), o);
+  }
+
+  if (!all_correct) {
+    std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return sssp::guarded_main("adds-bench", run, argc, argv); }

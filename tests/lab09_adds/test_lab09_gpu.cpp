@@ -1,0 +1,337 @@
+// Lab 09 autograder, GPU part: ADDS (tasks 2 to 5 in the kernel). Every
+// answer is checked against the CPU reference in common/. The graphs attack
+// the protocol and the correctness argument of the handout: zero-weight
+// cycles, parallel arcs, a vertex lowered after it was expanded, offers
+// clipped to the last bucket (delta 1 with weights up to 1000), many offers
+// to one vertex at once, a 60,000-way star, a 150,000-long chain, power-law
+// hubs, and every setting of the manager (open buckets, buckets in use, local
+// rounds, static and dynamic delta). A run that stalls is stopped by the
+// manager's watchdog and reported with the queue's state, and every test runs
+// under the grader's timeout. Every test needs a GPU and is skipped, with the
+// reason, without one.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lab09.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/reference.hpp"
+#include "sssp/weights.hpp"
+#include "sssp_test.hpp"
+
+namespace {
+
+using lab09::AddsOptions;
+using lab09::AddsSssp;
+using sssp::CsrGraph;
+using sssp::dist_t;
+using sssp::vertex_t;
+using sssp::weight_t;
+using sssp::test::NamedGraph;
+using Arcs = std::vector<std::tuple<vertex_t, vertex_t, weight_t>>;
+
+// One bucket holds every distance of the course.
+constexpr dist_t kHugeDelta = dist_t{1} << 62;
+
+constexpr const char* kHint =
+    "ADDS: a worker skips an item already expanded at its current distance, offers dist + w along every arc with "
+    "atomicMin, and an offer that wins must be expanded later: kept in the block's local list (same bucket, room "
+    "left) or published into bucket_of(offer) (reserve with atomicAdd on resv, write, __threadfence, then add 1 "
+    "to the segment's wcc). The manager may hand out only slots it knows are written: full segments (wcc == 32), "
+    "or a partial one whose wcc matches resv reloaded after it";
+
+std::string describe(const AddsOptions& o, dist_t used) {
+  std::string text = "ADDS, delta ";
+  text += o.delta == 0 ? "C x W / D with C = " + std::to_string(o.c) + " (the solver chose " + std::to_string(used) + ")"
+                       : (o.delta == kHugeDelta ? std::string("2^62 (one bucket holds everything)") : std::to_string(o.delta));
+  text += ", " + std::to_string(o.buckets) + " buckets, " + std::to_string(o.max_open) + " open, " +
+          std::to_string(o.local_rounds) + " local rounds, " + (o.dynamic_delta ? "dynamic" : "static") + " delta";
+  return text;
+}
+
+AddsOptions options(dist_t delta, unsigned max_open = 2, unsigned local_rounds = 32, bool dynamic = false,
+                    unsigned buckets = lab09::kBuckets) {
+  AddsOptions o;
+  o.delta = delta;
+  o.max_open = max_open;
+  o.local_rounds = local_rounds;
+  o.dynamic_delta = dynamic;
+  o.buckets = buckets;
+  return o;
+}
+
+// Runs ADDS with `o` on each graph from `sources` sample sources (one solver
+// per graph, so every run must reset the state of the previous one) and
+// checks every answer.
+void expect_correct(const std::vector<const NamedGraph*>& graphs, const AddsOptions& o, std::size_t sources = 3) {
+  for (const NamedGraph* g : graphs) {
+    if (g->graph.num_vertices() == 0) continue;
+    AddsSssp solver(g->graph, o);
+    const std::string text = describe(o, solver.delta());
+    for (const vertex_t source : sssp::test::sample_sources(g->graph, sources)) {
+      sssp::test::announce_run(*g, source, text);
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, solver.run(source).values, kHint)) << text;
+    }
+  }
+}
+
+void expect_correct(const std::vector<NamedGraph>& graphs, const AddsOptions& o, std::size_t sources = 3) {
+  expect_correct(sssp::test::pointers(graphs), o, sources);
+}
+
+NamedGraph named(std::string name, CsrGraph graph) { return {std::move(name), std::move(graph)}; }
+
+std::vector<NamedGraph> generated_graphs() {
+  std::vector<NamedGraph> graphs;
+  for (const NamedGraph* g : sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated)) graphs.push_back(*g);
+  return graphs;
+}
+
+// ------------------------------------------------------------ the graphs --
+
+// Delta 10: vertex 1 is expanded at distance 9, then the path 0 -> 2 -> 3 ->
+// 1 lowers it to 3, in the same bucket: it must be expanded again, and its
+// arc 1 -> 5 (25) must use 3, not 9. Distances: 0, 3, 1, 2, 4, 28.
+NamedGraph lowered_after_expanded() {
+  return named("vertex 1 expanded at 9, then lowered to 3 in the same bucket (designed for delta = 10)",
+               sssp::test::hand_graph(6, Arcs{{0, 1, 9}, {0, 2, 1}, {2, 3, 1}, {3, 1, 1}, {1, 4, 1}, {1, 5, 25}}));
+}
+
+// Zero-weight cycles (0 -> 1 -> 2 -> 0 and 3 <-> 4) and parallel arcs
+// 0 -> 3 (7 and 4). Distances: 0, 0, 0, 4, 4, 7.
+NamedGraph zero_cycles_and_parallel_arcs() {
+  return named("zero-weight cycles 0-1-2-0 and 3-4-3, parallel arcs 0->3 of 7 and 4",
+               sssp::test::hand_graph(6, Arcs{{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 5}, {0, 3, 7}, {0, 3, 4},
+                                              {3, 4, 0}, {4, 3, 0}, {4, 5, 3}, {3, 5, 10}}));
+}
+
+// A vertex first reached far away (clipped to the last bucket at distance
+// 1000) and then, while it waits there, lowered to 3 by a path of 3 arcs:
+// the better copy must win. Distances: 0, 3, 1, 2, 4.
+NamedGraph improved_while_clipped() {
+  return named("vertex 1 reached at 1000 (clipped to the last bucket), then lowered to 3",
+               sssp::test::hand_graph(5, Arcs{{0, 1, 1000}, {0, 2, 1}, {2, 3, 1}, {3, 1, 1}, {1, 4, 1}}));
+}
+
+NamedGraph generated(std::string name, const sssp::EdgeList& edges) { return named(std::move(name), sssp::to_csr(edges)); }
+
+// Vertices with a finite reference distance from `source`, and the arcs leaving them.
+std::pair<std::uint64_t, std::uint64_t> reached(const CsrGraph& g, vertex_t source) {
+  const std::vector<dist_t> d = sssp::reference_dijkstra(g, source);
+  std::uint64_t vertices = 0, arcs = 0;
+  for (vertex_t v = 0; v < g.num_vertices(); ++v) {
+    if (d[v] != sssp::kInfinity) {
+      ++vertices;
+      arcs += g.out_degree(v);
+    }
+  }
+  return {vertices, arcs};
+}
+
+// ---------------------------------------------------------------- tests --
+
+TEST(Adds, TinyHandCheckedGraphs) {
+  SSSP_REQUIRE_GPU();
+  for (const dist_t delta : {dist_t{1}, dist_t{3}, dist_t{0}, kHugeDelta}) {
+    expect_correct(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny), options(delta));
+  }
+}
+
+TEST(Adds, GeneratorFamilies) {
+  SSSP_REQUIRE_GPU();
+  expect_correct(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated), AddsOptions{});
+}
+
+TEST(Adds, CornerCases) {
+  SSSP_REQUIRE_GPU();
+  expect_correct(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner), AddsOptions{});
+  expect_correct(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner), options(1, 1, 0));
+}
+
+TEST(Adds, ZeroWeightCyclesAndParallelArcs) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = zero_cycles_and_parallel_arcs();
+  for (const dist_t delta : {dist_t{1}, dist_t{4}, kHugeDelta}) expect_correct({&g}, options(delta), 6);
+}
+
+TEST(Adds, LoweredAfterItWasExpanded) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = lowered_after_expanded();
+  for (const unsigned local_rounds : {0u, 32u}) expect_correct({&g}, options(10, 2, local_rounds), 1);
+}
+
+TEST(Adds, ImprovedWhileClippedToTheLastBucket) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = improved_while_clipped();
+  for (const unsigned buckets : {2u, 32u}) expect_correct({&g}, options(1, 1, 0, false, buckets), 1);
+}
+
+// Delta 1 (every distance its own bucket, most offers clipped), a small
+// delta, the rule's, and one bucket for everything (a worklist Bellman-Ford).
+TEST(Adds, DeltaFromOneToHuge) {
+  SSSP_REQUIRE_GPU();
+  const auto graphs = generated_graphs();
+  for (const dist_t delta : {dist_t{1}, dist_t{37}, dist_t{0}, kHugeDelta}) expect_correct(graphs, options(delta), 2);
+}
+
+// The manager's every setting: one open bucket or many, 2 buckets (Near-Far's
+// split) or 32, no local rounds (every improvement through the queue) or many.
+TEST(Adds, EveryManagerSetting) {
+  SSSP_REQUIRE_GPU();
+  const auto graphs = generated_graphs();
+  for (const AddsOptions& o : {options(0, 1, 0), options(0, 2, 0), options(0, 4, 1), options(0, 32, 8),
+                               options(0, 2, 8, false, 2), options(0, 1, 32, false, 2), options(0, 2, 1000)}) {
+    expect_correct(graphs, o, 2);
+  }
+}
+
+// Thousands of offers to one sink at once: only a true atomic minimum keeps
+// the smallest. Repeated, because a lost update shows only in some runs.
+TEST(Adds, ManyConcurrentOffersToOneVertex) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = sssp::test::fan_in_graph(20000);
+  AddsSssp solver(g.graph, AddsOptions{});
+  for (int run = 1; run <= 32; ++run) {
+    sssp::test::announce_run(g, 0, "run " + std::to_string(run) + " of 32");
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0).values, kHint))
+        << describe(AddsOptions{}, solver.delta()) << ", run " << run << " of 32";
+  }
+}
+
+// The graphs that must never hang.
+TEST(Adds, StarWith60000WayInDegree) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph star = generated("star of 60,000 (arcs out of and into the centre)",
+                                    sssp::make_star(60000, sssp::WeightPolicy::uniform(1, 1000, 3)));
+  expect_correct({&star}, AddsOptions{}, 2);
+}
+
+TEST(Adds, ChainOf150000) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph chain =
+      generated("chain of 150,000", sssp::make_chain(150000, sssp::WeightPolicy::uniform(1, 1000, 4)));
+  expect_correct({&chain}, AddsOptions{}, 1);
+}
+
+TEST(Adds, RmatScale16NeverHangs) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph rmat =
+      generated("R-MAT scale 16, edge factor 16", sssp::make_rmat(16, 16, sssp::WeightPolicy::uniform(1, 1000, 5), 5));
+  expect_correct({&rmat}, AddsOptions{}, 2);
+  expect_correct({&rmat}, options(0, 2, 32, true), 1);
+}
+
+// Running out of queue pages stops the run with an error that says so; it
+// never drops work silently. The star's centre publishes 60,000 leaves at
+// once: more than 70 pages of 4096 slots, with 64 mapped ahead.
+TEST(Adds, PoolExhaustionIsAnError) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph star =
+      generated("star of 60,000", sssp::make_star(60000, sssp::WeightPolicy::uniform(1, 1000, 3)));
+  AddsOptions o;
+  o.pool_pages = 70;
+  o.local_rounds = 0;
+  AddsSssp solver(star.graph, o);
+  sssp::test::announce_run(star, 0, "70 pool pages: must stop with an error");
+  try {
+    (void)solver.run(0);
+    FAIL() << star.name << ", " << describe(o, solver.delta())
+           << ", 70 pool pages: the run returned, but the 60,000 leaves cannot fit. hint: when the free-page stack "
+              "is empty the manager must stop the run with the pool error, and run() must throw it";
+  } catch (const sssp::AlgorithmError& e) {
+    EXPECT_NE(std::string(e.what()).find("pool"), std::string::npos) << "the error must name the pool: " << e.what();
+  }
+  // A graph that fits the same small pool runs to the right answer.
+  const NamedGraph small = generated("chain of 1000", sssp::make_chain(1000, sssp::WeightPolicy::uniform(1, 10, 1)));
+  AddsSssp fits(small.graph, o);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(small, 0, fits.run(0).values, kHint)) << "70 pool pages";
+}
+
+// With a dynamic delta the manager decides every few head switches, and
+// each decision must be next_delta (task 5) of what it measured.
+TEST(Adds, DynamicDeltaFollowsNextDelta) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph grid = generated("grid 300x300", sssp::make_grid(300, 300, sssp::WeightPolicy::uniform(1, 1000, 5)));
+  const AddsOptions o = options(0, 2, 8, true);
+  AddsSssp solver(grid.graph, o);
+  sssp::test::announce_run(grid, 0, describe(o, solver.delta()));
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(grid, 0, solver.run(0).values, kHint)) << describe(o, solver.delta());
+  const std::vector<lab09::TraceEntry> trace = solver.last_trace();
+  ASSERT_FALSE(trace.empty()) << grid.name << ": a run of hundreds of head switches made no delta decision. hint: "
+                                             "with dynamic_delta the manager decides every 8 switches";
+  const lab09::DeltaBounds bounds = solver.delta_bounds();
+  dist_t delta = solver.delta();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const lab09::TraceEntry& e = trace[i];
+    ASSERT_EQ(e.signal.delta, delta) << "decision " << i << ": the manager decided from another delta than the last "
+                                     << "decision left";
+    ASSERT_EQ(e.delta, lab09::next_delta(e.signal, bounds))
+        << "decision " << i << " (manager pass " << e.pass << "): utilisation " << e.signal.utilisation
+        << ", tail share " << e.signal.tail_share << ", repeat share " << e.signal.repeat_share
+        << ": the kernel's delta differs from next_delta of the same signal";
+    ASSERT_GE(e.delta, bounds.min_delta);
+    ASSERT_LE(e.delta, bounds.max_delta);
+    delta = e.delta;
+  }
+  EXPECT_EQ(solver.last_stats().final_delta, delta) << "the run ended with another delta than its last decision";
+}
+
+// Counters the handout's tables use: every reachable vertex is expanded at
+// least once, with all its arcs; the stats agree with the counters.
+TEST(Adds, CountersAreHonest) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph grid = generated("grid 200x200", sssp::make_grid(200, 200, sssp::WeightPolicy::uniform(1, 100, 2)));
+  AddsSssp solver(grid.graph, AddsOptions{});
+  const sssp::SsspResult result = solver.run(0);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(grid, 0, result.values, kHint));
+  const auto [vertices, arcs] = reached(grid.graph, 0);
+  const lab09::AddsStats stats = solver.last_stats();
+  EXPECT_GE(result.counters.vertices_processed, vertices) << "fewer expansions than reachable vertices";
+  EXPECT_GE(result.counters.edges_relaxed, arcs) << "fewer arcs relaxed than arcs leave the reachable vertices";
+  EXPECT_EQ(result.counters.kernel_launches, 1u);
+  EXPECT_EQ(stats.expansions, result.counters.vertices_processed);
+  EXPECT_LE(stats.repeats, stats.expansions);
+  EXPECT_LE(stats.local_expansions, stats.expansions);
+  EXPECT_GE(stats.published, 1u) << "the source is published";
+  EXPECT_GE(stats.expansions - stats.repeats, vertices) << "every reachable vertex has a first expansion";
+}
+
+TEST(Adds, RoadNetworkNewYork) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "USA-road-NY.pace.gr.gz");
+  const NamedGraph g = sssp::test::read_dataset(path, "USA-road-NY");
+  for (const AddsOptions& o : {AddsOptions{}, options(0, 2, 32, true)}) {
+    AddsSssp solver(g.graph, o);
+    for (const vertex_t source : {vertex_t{0}, g.graph.num_vertices() / 2}) {
+      sssp::test::announce_run(g, source, describe(o, solver.delta()));
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, solver.run(source).values, kHint))
+          << describe(o, solver.delta());
+    }
+  }
+}
+
+TEST(Adds, PowerLawSlashdot) {
+  SSSP_REQUIRE_GPU();
+  SSSP_REQUIRE_DATASET(path, "soc-Slashdot0902.txt.gz");
+  const NamedGraph g = sssp::test::read_dataset(path, "soc-Slashdot0902");
+  AddsSssp solver(g.graph, AddsOptions{});
+  for (int run = 0; run < 2; ++run) {
+    sssp::test::announce_run(g, 0, describe(AddsOptions{}, solver.delta()));
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, solver.run(0).values, kHint))
+        << describe(AddsOptions{}, solver.delta()) << ", run " << run + 1;
+  }
+}
+
+TEST(Adds, HiddenGraphs) {
+  SSSP_REQUIRE_GPU();
+  std::string why_not;
+  const auto graphs = sssp::test::hidden_graphs(&why_not);
+  if (graphs.empty()) GTEST_SKIP() << why_not;
+  expect_correct(graphs, AddsOptions{});
+  expect_correct(graphs, options(1, 1, 0));
+}
+
+}  // namespace

@@ -1,0 +1,68 @@
+// Lab 09's given code (not student tasks): the solver's option checks. Bad
+// options are refused before any GPU work, so these tests need no GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "lab09.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/generators.hpp"
+#include "sssp/weights.hpp"
+
+namespace {
+
+const sssp::CsrGraph& chain() {
+  static const sssp::CsrGraph graph = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  return graph;
+}
+
+// Constructing the solver with `options` throws sssp::InputError whose
+// message contains `names`.
+void expect_refused(const lab09::AddsOptions& options, const std::string& names, const std::string& what) {
+  try {
+    lab09::AddsSssp solver(chain(), options);
+    FAIL() << what << " was accepted";
+  } catch (const sssp::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
+        << what << ": the message must name " << names << ", it was: " << e.what();
+  }
+}
+
+TEST(Lab09Options, RefusesABadC) {
+  lab09::AddsOptions o;
+  for (const double c : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    o.c = c;
+    expect_refused(o, "constant C", "ADDS with C = " + std::to_string(c));
+  }
+}
+
+TEST(Lab09Options, RefusesBadBucketCounts) {
+  lab09::AddsOptions o;
+  for (const unsigned buckets : {0u, 1u, 33u, 1000u}) {
+    o.buckets = buckets;
+    o.max_open = 1;
+    expect_refused(o, "buckets must be 2 to 32, got " + std::to_string(buckets), "ADDS with " + std::to_string(buckets) + " buckets");
+  }
+}
+
+TEST(Lab09Options, RefusesBadOpenBuckets) {
+  lab09::AddsOptions o;
+  o.max_open = 0;
+  expect_refused(o, "open buckets", "ADDS with 0 open buckets");
+  o.buckets = 4;
+  o.max_open = 5;
+  expect_refused(o, "open buckets must be 1 to buckets (4), got 5", "ADDS with 5 open of 4 buckets");
+}
+
+TEST(Lab09Options, RefusesAHugeDeltaAndPool) {
+  lab09::AddsOptions o;
+  o.delta = (sssp::dist_t{1} << 62) + 1;
+  expect_refused(o, "delta must be at most 2^62", "ADDS with delta 2^62 + 1");
+  o = {};
+  o.pool_pages = (1u << 20) + 1;
+  expect_refused(o, "pool pages", "ADDS with 2^20 + 1 pool pages");
+}
+
+}  // namespace

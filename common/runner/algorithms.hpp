@@ -33,7 +33,7 @@ struct Tuning {
   std::optional<unsigned> rounds_per_check;     ///< Rounds between two looks at the result (labs 04, 06, 08).
   std::optional<unsigned> depth;                ///< Lab 07's k.
   std::optional<unsigned> vertices_per_thread;  ///< Lab 07's vertices per thread.
-  std::optional<unsigned> delta;                ///< Lab 08's bucket width (unset: the solver's rule picks it).
+  std::optional<unsigned> delta;                ///< Labs 08 and 09: the bucket width (unset: the solver's rule picks it).
 };
 
 /// The values one algorithm takes for one field of Tuning.

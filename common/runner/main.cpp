@@ -81,7 +81,7 @@ launch parameters (default: each lab's; an error for a chosen algorithm without 
   --rounds-per-check N  rounds launched between two looks at the result (labs 04, 06, 08)
   --depth K             lab 07's k, 1 to 8
   --vertices-per-thread P  lab 07: 1, 2 or 4
-  --delta N             lab 08's bucket width, 1 to 4294967295 (default: each solver's rule)
+  --delta N             labs 08 and 09: the bucket width, 1 to 4294967295 (default: each solver's rule)
 output:
   --output FORMAT       text (default), json or csv
   --no-verify           skip the certificate check

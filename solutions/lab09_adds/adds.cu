@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "lab09.hpp"
+#include "policy.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/event_timer.cuh"

@@ -11,10 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "policy.hpp"  // tasks 1 and 5: bucket_of and next_delta, shared by host and kernel
 #include "sssp/graph.hpp"
 #include "sssp/result.hpp"
 #include "sssp/types.hpp"
+
+#if defined(__CUDACC__)
+/// Compiles a function for the host and, under nvcc, for the device too:
+/// tasks 1 and 5 run in the kernel and, without a GPU, in the CPU tests.
+#define LAB09_HOST_DEVICE __host__ __device__
+#else
+#define LAB09_HOST_DEVICE
+#endif
 
 /// Lab 09: ADDS.
 namespace lab09 {
@@ -23,6 +30,67 @@ using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::SsspResult;
 using sssp::vertex_t;
+
+/// Buckets in the circular queue: one per lane of the manager's warp.
+inline constexpr unsigned kBuckets = 32;
+
+/// Task 1: the bucket, an index 0..31 of the circular queue, that an offer
+/// of distance `offer` goes to.
+///
+/// Bucket `head` is the head bucket; it holds distances below
+/// `head_lo + delta`. Bucket `(head + k) % 32` holds [head_lo + k delta,
+/// head_lo + (k + 1) delta), for k = 1 .. `buckets` - 1. An offer at or below
+/// `head_lo` goes to the head bucket (an improvement of a vertex the queue
+/// has moved past must still be expanded, and soon). An offer beyond the last
+/// bucket's range is clipped to the last bucket, `(head + buckets - 1) % 32`.
+///
+/// Preconditions: `delta` >= 1, 2 <= `buckets` <= 32, `head` < 32.
+/// Written in policy.cuh, which the kernel's file (adds.cu) includes. The
+/// skeleton throws on the host; in the kernel it sends every offer to the
+/// head bucket, which is slow but still correct.
+[[nodiscard]] LAB09_HOST_DEVICE unsigned bucket_of(dist_t offer, dist_t head_lo, dist_t delta, unsigned head,
+                                                   unsigned buckets = kBuckets);
+
+/// What the manager has measured when it decides delta (task 5).
+struct DeltaSignal {
+  /// The bucket width now.
+  dist_t delta = 1;
+  /// Items held by the workers, times the graph's average out-degree, over
+  /// the workers' threads: about the arcs in flight per hardware thread.
+  double utilisation = 0;
+  /// Of the items waiting in the queue (published, not yet assigned), the
+  /// share in the last bucket, where every offer past the queue's range is
+  /// clipped to. Near 1: the buckets are too narrow for the distances in play.
+  double tail_share = 0;
+  /// Of the items expanded since the last decision, the share that expanded
+  /// a vertex a second time or more: the work delta-stepping wastes.
+  double repeat_share = 0;
+};
+
+/// The controller's limits, fixed for a run.
+struct DeltaBounds {
+  dist_t min_delta = 1;           ///< delta never goes below this
+  dist_t max_delta = 1;           ///< nor above this (min_delta <= max_delta)
+  double low_utilisation = 1.0;   ///< below it the GPU starves: widen the buckets
+  double high_utilisation = 8.0;  ///< above it there is work to spare: narrow them
+  double max_repeat_share = 0.5;  ///< above it too much work is wasted: narrow them
+  double tail_majority = 0.5;     ///< above it the last bucket holds most of the work
+};
+
+/// Task 5: delta after one decision of the manager. In this order:
+///  1. the last bucket holds most of the waiting work (`tail_share` >
+///     `tail_majority`): the buckets are too narrow; double delta (this is
+///     the lower bound: delta never shrinks while the tail is full);
+///  2. else too much work is repeated (`repeat_share` > `max_repeat_share`)
+///     or there is work to spare (`utilisation` > `high_utilisation`): halve it;
+///  3. else the GPU starves (`utilisation` < `low_utilisation`): double it;
+///  4. else keep it.
+///
+/// The result is clamped to [min_delta, max_delta]; doubling must not
+/// overflow. Written in policy.cuh, which adds.cu includes. The skeleton
+/// throws on the host; in the kernel it keeps delta (a static delta:
+/// correct, not adaptive).
+[[nodiscard]] LAB09_HOST_DEVICE dist_t next_delta(const DeltaSignal& signal, const DeltaBounds& bounds);
 
 /// How AddsSssp runs. The defaults are the reference's measured best on an
 /// H100 over road, grid and R-MAT graphs (the handout's tables).

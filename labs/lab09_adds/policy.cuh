@@ -25,7 +25,7 @@ LAB09_HOST_DEVICE unsigned bucket_of(dist_t offer, dist_t head_lo, dist_t delta,
 }
 
 LAB09_HOST_DEVICE dist_t next_delta(const DeltaSignal& signal, const DeltaBounds& bounds) {
-  // TODO(task 5): apply the four rules above, in order, then clamp to
+  // TODO(task 5): apply the four rules of next_delta in lab09.hpp, in order, then clamp to
   // [bounds.min_delta, bounds.max_delta] (double without overflow).
   #if defined(__CUDA_ARCH__)
   return signal.delta;  // placeholder on the GPU: delta stays where it started

@@ -46,7 +46,7 @@ LAB09_HOST_DEVICE dist_t next_delta(const DeltaSignal& signal, const DeltaBounds
   if (next > bounds.max_delta) next = bounds.max_delta;
   return next;
   // SKELETON
-  // // TODO(task 5): apply the four rules above, in order, then clamp to
+  // // TODO(task 5): apply the four rules of next_delta in lab09.hpp, in order, then clamp to
   // // [bounds.min_delta, bounds.max_delta] (double without overflow).
   // #if defined(__CUDA_ARCH__)
   // return signal.delta;  // placeholder on the GPU: delta stays where it started

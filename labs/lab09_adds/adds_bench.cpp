@@ -9,14 +9,18 @@
 // manager's passes and its head-bucket switches.
 //
 //   adds-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
-//              [--repeats R] [--c C] [--local-rounds L]
+//              [--repeats R] [--c C] [--local-rounds L] [--trace FILE.csv]
 //
 // --c and --local-rounds set the defaults of the rows other than (b).
+// --trace writes the dynamic-delta row's manager trace (one line per delta
+// decision: pass, delta before and after, the signal, items held, buckets
+// open), for plotting how the manager thinks (the paper's Figs. 11 to 15).
 // Every answer is checked against the reference Dijkstra; a mismatch exits 1.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -82,10 +86,26 @@ std::string describe(const lab09::AddsOptions& o) {
   return text;
 }
 
+// One more run with `options`, and its manager trace as CSV.
+void write_trace(const CsrGraph& g, vertex_t source, const lab09::AddsOptions& options, const std::string& file) {
+  lab09::AddsSssp solver(g, options);
+  (void)solver.run(source);
+  std::ofstream out(file);
+  if (!out) throw sssp::InputError("--trace: cannot write " + file);
+  out << "pass,delta_before,delta_after,utilisation,tail_share,repeat_share,items_held,buckets_open\n";
+  for (const lab09::TraceEntry& e : solver.last_trace()) {
+    out << e.pass << ',' << e.signal.delta << ',' << e.delta << ',' << e.signal.utilisation << ','
+        << e.signal.tail_share << ',' << e.signal.repeat_share << ',' << e.items_held << ',' << e.buckets_open << '\n';
+  }
+  if (!out) throw sssp::InputError("--trace: writing " + file + " failed");
+  std::printf("(the dynamic row's trace, %zu decisions, is in %s)\n", solver.last_trace().size(), file.c_str());
+}
+
 int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 5;
   lab09::AddsOptions defaults;
+  std::string trace_file;
   sssp::bench::parse_args(
       argc, argv, args,
       {{"--c",
@@ -94,7 +114,11 @@ int run(int argc, char** argv) {
           if (defaults.c == 0) throw sssp::InputError("--c must be at least 1");
         }},
        {"--local-rounds",
-        [&](const std::string& v) { defaults.local_rounds = sssp::bench::parse_count(v, "--local-rounds", 1024); }}});
+        [&](const std::string& v) { defaults.local_rounds = sssp::bench::parse_count(v, "--local-rounds", 1024); }},
+       {"--trace", [&](const std::string& v) { trace_file = v; }}});
+  if (args.block_size != sssp::bench::BenchArgs{}.block_size) {
+    throw sssp::InputError("--block-size: ADDS's worker blocks are always 256 threads (one item per thread)");
+  }
   const CsrGraph g = sssp::bench::load_graph(args);
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
@@ -134,6 +158,7 @@ int run(int argc, char** argv) {
   lab09::AddsOptions dynamic = defaults;
   dynamic.dynamic_delta = true;
   row("dynamic delta", dynamic);
+  if (!trace_file.empty()) write_trace(g, args.source, dynamic, trace_file);
   lab09::AddsOptions two = defaults;
   two.buckets = 2;
   row("2 buckets (Near-Far's split)", two);

@@ -246,7 +246,7 @@ const std::vector<Algorithm>& algorithms() {
           "Chen's delta-stepping: bucket indices, prefix-sum requests, delta = max weight / max out-degree",
           lab08::DeltaSteppingOptions{}),
       gpu<lab08::NearFarSssp>("lab08/near-far",
-                              "Near-Far: near list and far pile, delta = 8 x avg weight / avg degree, GPU-driven",
+                              "Near-Far: near list and far pile, delta = 64 x avg weight / avg degree, GPU-driven",
                               lab08::NearFarOptions{}),
       gpu<lab09::AddsSssp>("lab09/adds",
                            "ADDS: one persistent launch, manager warp and worker blocks, 32-bucket queue, static delta",

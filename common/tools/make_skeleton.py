@@ -159,6 +159,9 @@ def check(lab: str) -> tuple[list[str], list[str]]:
                 problems.append(f"labs/{lab}/{path.name}: stale, solutions/{lab}/{path.name} no longer exists")
             else:
                 edited.append(f"labs/{lab}/{path.name}")
+    for name in sorted(set(manifest) - set(wanted)):
+        if not (target / name).exists():
+            problems.append(f"labs/{lab}/{MANIFEST}: entry for {name}, which is gone, is stale")
     if not (target / "README.md").exists():
         problems.append(f"labs/{lab}/README.md: the handout is missing")
     return problems, edited
@@ -170,7 +173,19 @@ def generate(lab: str, force: bool) -> list[str]:
     target.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(target / MANIFEST)
     refused = []
-    for name, content in expected_files(lab).items():
+    wanted = expected_files(lab)
+    # A file the tool wrote whose solution file is gone: removed, unless a
+    # student edited it since.
+    for name in sorted(set(manifest) - set(wanted)):
+        path = target / name
+        if path.exists():
+            if manifest[name] != sha256(path.read_text()) and not force:
+                refused.append(f"labs/{lab}/{name}")
+                continue
+            path.unlink()
+            print(f"removed labs/{lab}/{name} (solutions/{lab}/{name} no longer exists)")
+        del manifest[name]
+    for name, content in wanted.items():
         path = target / name
         if path.exists():
             current = path.read_text()

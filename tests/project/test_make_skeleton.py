@@ -112,6 +112,28 @@ class Generate(unittest.TestCase):
         self.assertIn("labs/lab02_x/g.cpp: stale", " ".join(make_skeleton.check("lab02_x")[0]),
                       "a generated file whose solution is gone is stale")
 
+    def test_file_whose_solution_is_gone_is_removed_with_its_entry(self):
+        gone = make_skeleton.REPO / "solutions" / "lab02_x" / "g.cpp"
+        gone.write_text("int g;\n")
+        make_skeleton.generate("lab02_x", force=False)
+        gone.unlink()
+        student_g = make_skeleton.REPO / "labs" / "lab02_x" / "g.cpp"
+        student_g.unlink()
+        self.assertIn("entry for g.cpp, which is gone, is stale", " ".join(make_skeleton.check("lab02_x")[0]))
+        self.assertEqual(make_skeleton.generate("lab02_x", force=False), [])
+        self.assertEqual(make_skeleton.check("lab02_x"), ([], []))
+        gone.write_text("int g;\n")
+        make_skeleton.generate("lab02_x", force=False)
+        gone.unlink()
+        self.assertEqual(make_skeleton.generate("lab02_x", force=False), [])
+        self.assertFalse(student_g.exists(), "an untouched generated file of a removed solution file is removed")
+        gone.write_text("int g;\n")
+        make_skeleton.generate("lab02_x", force=False)
+        gone.unlink()
+        student_g.write_text("// my work\n")
+        self.assertEqual(make_skeleton.generate("lab02_x", force=False), ["labs/lab02_x/g.cpp"])
+        self.assertEqual(student_g.read_text(), "// my work\n", "a student's edit is never removed")
+
     def test_check_command_tells_edits_from_stale_files(self):
         make_skeleton.generate("lab02_x", force=False)
         self.student_file.write_text("// my work\n")

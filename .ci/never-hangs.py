@@ -10,8 +10,8 @@ the issue's "never hangs" check, repeatable by anyone with a GPU.
 Each graph runs in one sssp-ref process: one warm-up and --runs timed runs
 from source 0, every answer verified by the runner's certificate check. A
 process that passes --timeout is killed and reported as a hang; any failure
-or hang makes the exit status 1. Road graphs come from SSSP_DATA_DIR (skipped,
-with a note, when absent).
+or hang makes the exit status 1; 77 when nothing ran (no GPU). Road graphs
+come from SSSP_DATA_DIR (skipped, with a note, when absent).
 """
 import argparse
 import json
@@ -67,6 +67,7 @@ def main() -> int:
              f"{args.timeout} s per graph; every answer verified.", "",
              "| graph | algorithm | runs | median ms | slowest ms | verified | result |", "|---|---|---:|---:|---:|---|---|"]
     failed = False
+    ran_any = False
     for part, label, graph in GRAPHS:
         if args.part and part not in args.part:
             continue
@@ -89,6 +90,12 @@ def main() -> int:
             failed = True
             continue
         for run in json.loads(proc.stdout)["runs"]:
+            if "skipped" in run or "error" in run:
+                why = str(run.get("skipped") or run.get("error")).replace("|", "/")
+                lines.append(f"| {label} | {run['algorithm']} | 0 | | | | not run: {why} |")
+                failed = failed or "error" in run
+                continue
+            ran_any = True
             times = sorted(run.get("times_ms") or [run.get("median_ms", 0.0)])
             verified = run.get("verified")
             ok = verified is True or verified == "yes"
@@ -100,7 +107,12 @@ def main() -> int:
     print(text)
     if args.out:
         Path(args.out).write_text(text)
-    return 1 if failed else 0
+    if failed:
+        return 1
+    if not ran_any:
+        print("nothing ran (no GPU?): this proves nothing", file=sys.stderr)
+        return 77
+    return 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 // reason, without one.
 #include <algorithm>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -44,12 +45,18 @@ constexpr const char* kHint =
     "or a partial one whose wcc matches resv reloaded after it";
 
 std::string describe(const AddsOptions& o, dist_t used) {
-  std::string text = "ADDS, delta ";
-  text += o.delta == 0 ? "C x W / D with C = " + std::to_string(o.c) + " (the solver chose " + std::to_string(used) + ")"
-                       : (o.delta == kHugeDelta ? std::string("2^62 (one bucket holds everything)") : std::to_string(o.delta));
-  text += ", " + std::to_string(o.buckets) + " buckets, " + std::to_string(o.max_open) + " open, " +
-          std::to_string(o.local_rounds) + " local rounds, " + (o.dynamic_delta ? "dynamic" : "static") + " delta";
-  return text;
+  std::ostringstream text;
+  text << "ADDS, delta ";
+  if (o.delta == 0) {
+    text << "C x W / D with C = " << o.c << " (the solver chose " << used << ")";
+  } else if (o.delta == kHugeDelta) {
+    text << "2^62 (one bucket holds everything)";
+  } else {
+    text << o.delta;
+  }
+  text << ", " << o.buckets << " buckets, " << o.max_open << " open, " << o.local_rounds << " local rounds, "
+       << (o.dynamic_delta ? "dynamic" : "static") << " delta";
+  return text.str();
 }
 
 AddsOptions options(dist_t delta, unsigned max_open = 2, unsigned local_rounds = 32, bool dynamic = false,

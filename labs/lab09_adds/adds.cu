@@ -115,6 +115,15 @@ struct Work {
   unsigned long long arcs;
 };
 
+// A thread's share of Work within one chunk: 32 bits are plenty there, and
+// registers are what decide how many worker blocks fit on an SM.
+struct ChunkWork {
+  unsigned expansions;
+  unsigned repeats;
+  unsigned local;
+  unsigned arcs;
+};
+
 // Everything the kernel needs, passed by value.
 struct Run {
   // graph
@@ -249,7 +258,7 @@ __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& l
 // otherwise serialise one thread). Called by the whole block.
 template <class Item>
 __device__ void expand(const Run& r, const Chunk& c, const LocalList& local, unsigned count, Item item,
-                       bool from_local, Work& work) {
+                       bool from_local, ChunkWork& work) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
   for (unsigned first = 0; first < count; first += blockDim.x) {
     const unsigned i = first + threadIdx.x;
@@ -266,7 +275,7 @@ __device__ void expand(const Run& r, const Chunk& c, const LocalList& local, uns
         ++work.expansions;
         work.repeats += again ? 1 : 0;
         work.local += from_local ? 1 : 0;
-        work.arcs += end - begin;
+        work.arcs += static_cast<unsigned>(end - begin);
       }
     }
     unsigned hubs = warp.ballot(claimed && end - begin > kWarpDegree);
@@ -286,16 +295,17 @@ __device__ void expand(const Run& r, const Chunk& c, const LocalList& local, uns
 }
 
 // Adds a block's per-thread counters into `total`, one atomic per counter per warp.
-__device__ void add_work(Work* total, const Work& mine) {
+__device__ void add_work(Work* total, const ChunkWork& mine) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const unsigned long long e = cg::reduce(warp, mine.expansions, cg::plus<unsigned long long>());
-  const unsigned long long rep = cg::reduce(warp, mine.repeats, cg::plus<unsigned long long>());
-  const unsigned long long loc = cg::reduce(warp, mine.local, cg::plus<unsigned long long>());
-  const unsigned long long arcs = cg::reduce(warp, mine.arcs, cg::plus<unsigned long long>());
-  if (warp.thread_rank() == 0 && e != 0) {
-    atomicAdd(&total->expansions, e);
-    atomicAdd(&total->repeats, rep);
-    atomicAdd(&total->local, loc);
+  const auto sum = [&](unsigned x) { return static_cast<unsigned long long>(cg::reduce(warp, x, cg::plus<unsigned>())); };
+  const unsigned long long expansions = sum(mine.expansions);
+  const unsigned long long repeats = sum(mine.repeats);
+  const unsigned long long local = sum(mine.local);
+  const unsigned long long arcs = sum(mine.arcs);
+  if (warp.thread_rank() == 0 && expansions != 0) {
+    atomicAdd(&total->expansions, expansions);
+    atomicAdd(&total->repeats, repeats);
+    atomicAdd(&total->local, local);
     atomicAdd(&total->arcs, arcs);
   }
 }
@@ -303,7 +313,7 @@ __device__ void add_work(Work* total, const Work& mine) {
 // A worker block: waits for a chunk, expands it and the same-bucket
 // improvements it leads to (up to local_rounds rounds), publishes the rest,
 // reports the chunk complete, and goes idle again; until told to leave.
-__device__ void worker(const Run& r, unsigned id) {
+__device__ __noinline__ void worker(const Run& r, unsigned id) {
   __shared__ unsigned long long s_word;
   __shared__ vertex_t s_local[2][kLocal];
   __shared__ unsigned s_local_count[2];
@@ -338,7 +348,7 @@ __device__ void worker(const Run& r, unsigned id) {
     const Chunk c{load_relaxed(&control.head_lo), load_relaxed(&control.delta), load_relaxed(&control.head), b,
                   r.local_rounds > 0 ? b : kBuckets};
     const vertex_t* items = r.pool + std::uint64_t{page} * kPage + start % kPage;
-    Work work{};
+    ChunkWork work{};
     expand(r, c, LocalList{s_local[0], &s_local_count[0]}, count, [&](unsigned i) { return __ldcg(&items[i]); },
            false, work);
     // Same-bucket improvements continue here, without a trip through the
@@ -386,7 +396,7 @@ __device__ unsigned long long now_ns() {
 // workers that came back, frees and maps pages, hands chunks of the open
 // buckets to idle workers, retires empty head buckets (moving delta every
 // few), and stops after two quiet passes, an error, or an unfinished task.
-__device__ void manager(const Run& r) {
+__device__ __noinline__ void manager(const Run& r) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
   const unsigned lane = warp.thread_rank();
   const auto sum = [&](unsigned x) { return cg::reduce(warp, x, cg::plus<unsigned>()); };
@@ -569,7 +579,13 @@ __device__ void manager(const Run& r) {
   }
 }
 
-__global__ void __launch_bounds__(kBlock) adds_kernel(Run r) {
+// One kernel, two roles. The manager and the worker are separate calls, so
+// that neither's register needs are the other's, and the parameters are
+// __grid_constant__, so that both read them in place rather than from a copy
+// on the stack. At most 48 registers keeps 5 worker blocks per SM (ptxas,
+// CUDA 13, sm_90: 48 registers, no spills in the worker, about 180 bytes in
+// the manager's warp), the occupancy the prototype was measured at.
+__global__ void __launch_bounds__(kBlock, 5) adds_kernel(const __grid_constant__ Run r) {
   if (blockIdx.x == 0) {
     if (threadIdx.x < 32) manager(r);
     return;

@@ -111,8 +111,10 @@ struct AddsOptions {
   /// within [delta / 16, delta x 16], every 8 head-bucket switches).
   bool dynamic_delta = false;
   /// Pages of 4096 queue slots in the pool; 0 sizes it from the graph. The
-  /// queue needs 2 pages per bucket ahead of its writers, so fewer than 65
-  /// always runs out (a test of the error path).
+  /// manager keeps 2 pages mapped past each bucket's reservations (3 once a
+  /// bucket has any), and a page returns only when all its slots are done:
+  /// a run needs about 65 pages plus one per bucket it touches, and more as
+  /// live items grow. Fewer than 65 always runs out (a test of the error path).
   unsigned pool_pages = 0;
   /// The manager gives up, with a report of the queue, after this long with
   /// no progress at all (nothing reserved, completed or assigned); 0 never.
@@ -153,8 +155,8 @@ class AddsSssp {
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
   /// sssp::InvalidSource for a bad source; sssp::AlgorithmError when the
-  /// page pool ran out (never a silent loss of work) or the watchdog fired,
-  /// with the queue's state; sssp::NotImplemented when a skeleton's device
+  /// page pool ran out (never a silent loss of work), the watchdog fired, or
+  /// a bucket passed 2^32 - 2^20 reservations, with the queue's state; sssp::NotImplemented when a skeleton's device
   /// task ran. Counters: iterations = manager passes, vertices_processed =
   /// items expanded, edges_relaxed = their arcs, kernel_launches = 1,
   /// host_syncs = 1 (the end). device_ms: the launch, by CUDA events.

@@ -83,7 +83,12 @@ constexpr unsigned long long kIdle = 0;   // assignment word: nothing to do
 constexpr unsigned long long kExit = 2;   // assignment word: leave (an even value, never a chunk)
 
 // Why the manager stopped early (Control::error).
-enum RunError : unsigned { kNoError = 0, kPoolExhausted = 1, kStalled = 2, kUnfinishedTask = 3 };
+enum RunError : unsigned { kNoError = 0, kPoolExhausted = 1, kStalled = 2, kUnfinishedTask = 3, kCounterLimit = 4 };
+
+// A bucket's counters are 32 bits for the whole run (buckets are reused as
+// the head rotates): past this many reservations in one bucket the run stops
+// with an error instead of wrapping around.
+constexpr unsigned kMaxReservations = 0xFFFFFFFFu - (1u << 20);
 
 struct Bucket {
   unsigned resv;  // slots reserved by writers (atomicAdd)
@@ -484,6 +489,7 @@ __device__ __noinline__ void manager(const Run& r) {
     const unsigned cwc = load_relaxed(&r.buckets[lane].cwc);
     __threadfence();
     const unsigned resv = load_relaxed(&r.buckets[lane].resv);
+    if (resv > kMaxReservations) store_relaxed(&c.error, unsigned{kCounterLimit});
     for (unsigned bits = idle_bits; bits != 0; bits &= bits - 1) {
       const unsigned w = lane * 32 + __ffs(bits) - 1;
       inflight -= held[w];
@@ -597,8 +603,10 @@ __device__ __noinline__ void manager(const Run& r) {
       ++switches;
       if (r.dynamic_delta && switches % kSwitchesPerDecision == 0) {
         const unsigned last = (head + r.buckets_used - 1) % kBuckets;
-        const unsigned waiting = sum(resv - my_read);
-        const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, resv - my_read, last);
+        // The scan may hand out slots reserved after this pass loaded resv.
+        const unsigned my_waiting = resv > my_read ? resv - my_read : 0;
+        const unsigned waiting = sum(my_waiting);
+        const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, my_waiting, last);
         const unsigned long long expansions = load_relaxed(&r.work->expansions);
         const unsigned long long repeats = load_relaxed(&r.work->repeats);
         DeltaSignal signal;
@@ -643,8 +651,8 @@ __device__ __noinline__ void manager(const Run& r) {
 // that neither's register needs are the other's, and the parameters are
 // __grid_constant__, so that both read them in place rather than from a copy
 // on the stack. At most 48 registers keeps 5 worker blocks per SM (ptxas,
-// CUDA 13, sm_90: 48 registers, no spills in the worker, about 180 bytes in
-// the manager's warp), the occupancy the prototype was measured at.
+// CUDA 13, sm_90: 48 registers, 4 bytes of spills in the worker, about 180
+// in the manager's warp), the occupancy the prototype was measured at.
 __global__ void __launch_bounds__(kBlock, 5) adds_kernel(const __grid_constant__ Run r) {
   if (blockIdx.x == 0) {
     if (threadIdx.x < 32) manager(r);
@@ -923,6 +931,11 @@ SsspResult AddsSssp::run(vertex_t source) {
         " ms, so the manager stopped the run (" + s.queue_report(c) +
         "). A bucket whose reservations stay ahead of what is handed out holds a slot whose segment counter never "
         "reached it (publish: write, fence, then count), or the scan does not see a completed segment");
+  }
+  if (c.error == kCounterLimit) {
+    throw sssp::AlgorithmError("ADDS: a bucket passed " + std::to_string(kMaxReservations) +
+                               " reservations in one run, the limit of its 32-bit counters (" + s.queue_report(c) +
+                               "); a smaller delta spreads the pushes over more buckets");
   }
   if (c.error != kNoError) throw sssp::AlgorithmError("ADDS: the run stopped with error " + std::to_string(c.error));
   const Work w = s.work.to_host(s.stream.get()).front();

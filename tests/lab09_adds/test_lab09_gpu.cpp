@@ -195,16 +195,34 @@ TEST(Adds, EveryManagerSetting) {
   }
 }
 
+// 1024 parallel arcs 0 -> 1, expanded by one warp, 32 arcs a step. Every
+// step's offers are all below the last step's, so every lane of a step
+// stores at once; the smallest offer of the last step sits in lane 0
+// (`smallest_first`) or lane 31. Stores of one warp instruction to one
+// address keep one lane's value, by a rule of the hardware, not the
+// smallest: without a true atomic minimum one of the two graphs ends wrong.
+NamedGraph one_warp_offers(bool smallest_first) {
+  Arcs arcs;
+  for (vertex_t i = 0; i < 1024; ++i) {
+    const weight_t lane = i % 32;
+    arcs.emplace_back(0, 1, 1000000 - 1000 * (i / 32) + (smallest_first ? lane : 31 - lane));
+  }
+  return named(std::string("1024 parallel arcs 0 -> 1, 32 offers per warp step, decreasing step by step, the "
+                           "smallest of each step in lane ") + (smallest_first ? "0" : "31"),
+               sssp::test::hand_graph(2, arcs));
+}
+
 // Thousands of offers to one vertex at once: only a true atomic minimum
-// keeps the smallest. The fan-in's middle vertices reach the queue a few at a
-// time (one warp publishes them), so its offers rarely meet; the source of
-// 20,000 parallel arcs is expanded by a whole warp, 32 offers to one vertex
-// in each step. Repeated, because a lost update shows only in some runs.
+// keeps the smallest. Besides the two graphs above: the fan-in (20,000
+// middle vertices, one sink) and 20,000 parallel arcs in random order, where
+// a lost update shows only in some runs, so every graph runs 32 times.
 TEST(Adds, ManyConcurrentOffersToOneVertex) {
   SSSP_REQUIRE_GPU();
+  const NamedGraph lane0 = one_warp_offers(true);
+  const NamedGraph lane31 = one_warp_offers(false);
   const NamedGraph fan_in = sssp::test::fan_in_graph(20000);
   const NamedGraph parallel = sssp::test::parallel_arcs_graph(20000);
-  for (const NamedGraph* g : {&parallel, &fan_in}) {
+  for (const NamedGraph* g : {&lane0, &lane31, &parallel, &fan_in}) {
     for (const AddsOptions& o : {AddsOptions{}, options(kHugeDelta, 1, 0)}) {
       AddsSssp solver(g->graph, o);
       for (int run = 1; run <= 32; ++run) {

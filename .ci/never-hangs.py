@@ -8,7 +8,10 @@ the issue's "never hangs" check, repeatable by anyone with a GPU.
                                [--timeout 300] [--out FILE.md]
 
 Each graph runs in one sssp-ref process: one warm-up and --runs timed runs
-from source 0, every answer verified by the runner's certificate check. A
+from the graph's own source (the chain's first vertex) or one drawn with
+out-degree > 0 (seed 1: on a scrambled R-MAT, vertex 0 may have no arc at
+all), every answer verified by the runner's
+certificate check. A
 process that passes --timeout is killed and reported as a hang; any failure
 or hang makes the exit status 1; 77 when nothing ran (no GPU). Road graphs
 come from SSSP_DATA_DIR (skipped, with a note, when absent).
@@ -24,10 +27,10 @@ from pathlib import Path
 # (part, label, graph arguments)
 GRAPHS = [
     ("small", "star of 60,000 (60,000-way in-degree)", ["--gen", "star:60000"]),
-    ("small", "chain of 150,000", ["--gen", "chain:150000"]),
+    ("small", "chain of 150,000 (from its first vertex)", ["--gen", "chain:150000", "--source", "0"]),
     ("small", "grid 2000x2000", ["--gen", "grid:2000x2000"]),
     ("small", "random 100,000 x 300,000 (unreachable parts)", ["--gen", "random:100000:300000"]),
-    ("small", "single vertex", ["--gen", "chain:1"]),
+    ("small", "single vertex", ["--gen", "chain:1", "--source", "0"]),
     ("small", "zero weights, grid 300x300", ["--gen", "grid:300x300", "--weights", "0:0"]),
     ("small", "tiny: zero-weight ties", ["--graph", "datasets/tiny/zero_weights_ties.gr"]),
     ("rmat", "R-MAT scale 18", ["--gen", "rmat:18:16"]),
@@ -63,9 +66,11 @@ def main() -> int:
     if not runner.exists():
         parser.error(f"{runner} does not exist: build sssp-ref first")
     data_dir = os.environ.get("SSSP_DATA_DIR", "")
-    lines = [f"Never-hangs check of {args.algo}: {args.runs} runs per graph after 1 warm-up, source 0, "
+    lines = [f"Never-hangs check of {args.algo}: {args.runs} runs per graph after 1 warm-up, one random source "
+             "with out-degree > 0 (seed 1) unless the graph names one, "
              f"{args.timeout} s per graph; every answer verified.", "",
-             "| graph | algorithm | runs | median ms | slowest ms | verified | result |", "|---|---|---:|---:|---:|---|---|"]
+             "| graph | algorithm | source | runs | median ms | slowest ms | verified | result |",
+             "|---|---|---:|---:|---:|---:|---|---|"]
     failed = False
     ran_any = False
     for part, label, graph in GRAPHS:
@@ -73,26 +78,27 @@ def main() -> int:
             continue
         resolved = graph_args(graph, data_dir)
         if resolved is None:
-            lines.append(f"| {label} | {args.algo} | 0 | | | | skipped: {graph[1]} not in SSSP_DATA_DIR |")
+            lines.append(f"| {label} | {args.algo} | | 0 | | | | skipped: {graph[1]} not in SSSP_DATA_DIR |")
             continue
+        source = [] if "--source" in resolved else ["--random-sources", "1"]
         command = [str(runner), *resolved, "--algo", args.algo, "--reps", str(args.runs), "--warmup", "1",
-                   "--output", "json"]
+                   *source, "--output", "json"]
         start = time.monotonic()
         try:
             proc = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
         except subprocess.TimeoutExpired:
-            lines.append(f"| {label} | {args.algo} | | | | | HANG: killed after {args.timeout} s |")
+            lines.append(f"| {label} | {args.algo} | | | | | | HANG: killed after {args.timeout} s |")
             failed = True
             continue
         if proc.returncode != 0:
             reason = (proc.stderr.strip().splitlines() or ["no message"])[-1].replace("|", "/")
-            lines.append(f"| {label} | {args.algo} | | | | | FAILED (exit {proc.returncode}): {reason} |")
+            lines.append(f"| {label} | {args.algo} | | | | | | FAILED (exit {proc.returncode}): {reason} |")
             failed = True
             continue
         for run in json.loads(proc.stdout)["runs"]:
             if "skipped" in run or "error" in run:
                 why = str(run.get("skipped") or run.get("error")).replace("|", "/")
-                lines.append(f"| {label} | {run['algorithm']} | 0 | | | | not run: {why} |")
+                lines.append(f"| {label} | {run['algorithm']} | {run.get('source', '')} | 0 | | | | not run: {why} |")
                 failed = failed or "error" in run
                 continue
             ran_any = True
@@ -100,7 +106,8 @@ def main() -> int:
             verified = run.get("verified")
             ok = verified is True or verified == "yes"
             failed = failed or not ok
-            lines.append(f"| {label} | {run['algorithm']} | {len(times)} | {run.get('median_ms', 0.0):.3f} | "
+            lines.append(f"| {label} | {run['algorithm']} | {run.get('source', '')} | {len(times)} | "
+                         f"{run.get('median_ms', 0.0):.3f} | "
                          f"{times[-1]:.3f} | {verified} | {'ok' if ok else 'WRONG'} |")
         print(f"{label}: {time.monotonic() - start:.0f} s", file=sys.stderr)
     text = "\n".join(lines) + "\n"

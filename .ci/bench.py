@@ -2,7 +2,7 @@
 """Time the reference solutions (sssp-ref) on the benchmark graphs and print a
 Markdown table per lab, the tables the handouts quote.
 
-    python3 .ci/bench.py --bin build/bin [--lab lab01] [--quick] [--out DIR] [--gapbs DIR]
+    python3 .ci/bench.py --bin build/bin [--lab lab01] [--quick] [--out DIR] [--gapbs DIR] [--no-programs]
 
 Real graphs come from SSSP_DATA_DIR (skipped, with a note, when absent);
 unweighted ones get weights uniform 1..1000 by seed 1, as in the handouts.
@@ -11,6 +11,12 @@ Every run is verified by the runner's certificate check.
 --out DIR writes bench.json and, per lab, LAB.md (the table, with the machine,
 the date and the command that made it; handouts include these files) and, when
 matplotlib is installed, LAB.svg (median time per graph and algorithm).
+
+With --out on a machine with a GPU (not with --quick or --gen), it also runs
+each lab's own benchmark program (PROGRAMS: reduce-bench, stream-bench,
+spmv-bench, locality-bench, delta-bench, adds-bench) and writes its output to
+LAB-PROGRAM.md, with a plot for labs 04, 05 and 07; labs 02 and 03 get
+LAB-levels.svg, the time per iteration against the vertices it expanded.
 
 --gapbs DIR (default ../shared/peers/gapbs when present; "none" to skip) adds a
 CPU peer to the SSSP tables: gapbs's OpenMP delta-stepping, built in a
@@ -94,6 +100,35 @@ BENCHMARKS = [
     ("lab09", "grid 2000x2000", ["--gen", "grid:2000x2000"], ["lab01/dijkstra", "lab08/near-far", "lab09/"], 3),
     ("lab09", "rmat scale 20", ["--gen", "rmat:20:16"], ["lab01/dijkstra", "lab08/near-far", "lab09/"], 5),
 ]
+# The labs' own benchmark programs (reference builds), in the shapes of the
+# papers' tables: (lab, program, one argument list per invocation). "@FILE"
+# names a file of SSSP_DATA_DIR; a missing one drops its "--graph @FILE" pair
+# (an invocation left with no graph is skipped). Their output, Markdown
+# already, goes to LAB-PROGRAM.md, with a plot where one reads better.
+ROAD = [f"USA-road-{name}.pace.gr.gz" for name in ("NY", "BAY", "COL", "FLA", "NW", "NE")]
+PROGRAMS = [
+    ("lab04", "reduce-bench", [[]]),
+    ("lab05", "stream-bench", [[]]),
+    ("lab06", "spmv-bench", [
+        [*(arg for name in ROAD for arg in ("--graph", "@" + name)), "--gen", "rmat:20:16", "--gen", "grid:1448x1448",
+         "--weights", WEIGHTS, "--repeats", "7"],
+        ["--gen", "grid:2048x2048", "--gen", "rmat:21:8", "--weights", WEIGHTS, "--repeats", "9", "--sweeps-only"]]),
+    ("lab07", "locality-bench", [
+        ["--graph", "@USA-road-NY.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5"],
+        ["--graph", "@USA-road-NE.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5"],
+        ["--gen", "grid:2000x2000", "--weights", WEIGHTS, "--repeats", "3"]]),
+    ("lab08", "delta-bench", [
+        ["--graph", "@USA-road-NY.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "3"],
+        ["--gen", "rmat:20:16", "--weights", WEIGHTS, "--repeats", "3"],
+        ["--gen", "grid:2000x2000", "--weights", WEIGHTS, "--repeats", "3"]]),
+    ("lab09", "adds-bench", [
+        ["--gen", "grid:1000x1000", "--weights", WEIGHTS, "--repeats", "5"],
+        ["--graph", "@USA-road-NY.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5"],
+        ["--graph", "@USA-road-NE.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5"]]),
+]
+# Level-synchronous algorithms whose time per iteration is plotted against
+# the vertices each iteration expanded (labs 02 and 03).
+LEVEL_PLOTS = ("lab02", "lab03")
 # The CPU peer's rows in the SSSP tables: gapbs's bucket width (-d) by graph
 # family, for weights 1..1000: road and grid as in ../shared/peers/README.md;
 # R-MAT 1 (on rmat scale 18 as fast as 10, and 50 to 4000 slower). Other graphs:
@@ -128,7 +163,8 @@ def probe(command: list[str], pattern: str) -> str:
 def machine(results: list) -> str:
     """One line naming the GPU, driver, CUDA, CPU and date of this run."""
     device = next((r["device"] for r in results if r["device"].get("available")), None)
-    gpu = device["summary"] if device else "none"
+    gpu = device["summary"] if device else probe(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], r"(.+)")
+    gpu = "none" if gpu == "unknown" else gpu
     driver = probe(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], r"(.+)")
     cuda = probe(["nvcc", "--version"], r"release ([\d.]+)")
     return (f"GPU: {gpu}; driver {driver}; CUDA {cuda}. CPU: {cpu_name()} ({os.cpu_count()} threads). "
@@ -220,6 +256,215 @@ def plot(lab: str, results: list, path: Path) -> None:
     plt.close(fig)
 
 
+def program_arguments(arguments: list[str], data_dir: str) -> tuple[list[str], list[str]]:
+    """arguments with each "@FILE" resolved in data_dir, and the files that are missing
+    (their "--graph @FILE" pairs dropped)."""
+    resolved, missing = [], []
+    for arg in arguments:
+        if not arg.startswith("@"):
+            resolved.append(arg)
+            continue
+        path = Path(data_dir) / arg[1:]
+        if data_dir and path.exists():
+            resolved.append(str(path))
+        else:
+            missing.append(arg[1:])
+            resolved.pop()  # its "--graph"
+    return resolved, missing
+
+
+def run_program(binary: Path, arguments: list[str], data_dir: str) -> tuple[str, bool]:
+    """One benchmark program's invocations: (Markdown, every invocation passed)."""
+    parts, passed = [], True
+    resolved, missing = program_arguments(arguments, data_dir)
+    if missing:
+        parts.append(f"Not in SSSP_DATA_DIR, left out: {', '.join(missing)}.\n")
+    if missing and not any(a in ("--graph", "--gen") for a in resolved):
+        return "".join(parts), True
+    command = [str(binary), *resolved]
+    print("+", shlex.join(command), file=sys.stderr, flush=True)
+    proc = subprocess.run(command, capture_output=True, text=True)
+    shown = shlex.join([f"{binary.name}", *(a.replace(data_dir + "/", "") if data_dir else a for a in resolved)])
+    parts.append(f"`{shown}`\n\n{proc.stdout.strip()}\n")
+    if proc.returncode != 0:
+        parts.append(f"\n**exit {proc.returncode}**: {proc.stderr.strip()[-500:]}\n")
+        print(proc.stderr, file=sys.stderr)
+        passed = False
+    return "".join(parts), passed
+
+
+def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
+    """The Markdown tables of text: (header cells, rows of cells) each."""
+    tables, lines = [], text.splitlines()
+    for i in range(len(lines) - 1):
+        if lines[i].startswith("|") and re.match(r"^\|[-:|\s]+\|$", lines[i + 1].strip()):
+            cells = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]  # noqa: E731
+            rows = []
+            for line in lines[i + 2:]:
+                if not line.startswith("|"):
+                    break
+                rows.append(cells(line))
+            tables.append((cells(lines[i]), rows))
+    return tables
+
+
+def number(cell: str) -> float | None:
+    """A table cell as a number ("~1.8 s" and "12 ms" in ms units are not converted), else None."""
+    match = re.match(r"^~?\s*([\d,]*\.?\d+)", cell.replace("**", ""))
+    return float(match.group(1).replace(",", "")) if match else None
+
+
+def plot_levels(lab: str, results: list, path: Path) -> bool:
+    """Time per iteration against the vertices an iteration expands, one point per graph and
+    level-synchronous algorithm that counts them (a BFS: the reached vertices, each once): the
+    fixed cost of a level is the floor under every point."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = {}
+    for r in results:
+        if r["lab"] != lab:
+            continue
+        # A BFS expands each reached vertex once, and Dijkstra's count is the reached vertices.
+        reached = next((run["counters"]["vertices_processed"] for run in r["runs"]
+                        if run["algorithm"] == "lab01/dijkstra" and "counters" in run), 0)
+        for run in r["runs"]:
+            c = run.get("counters") or {}
+            expanded = c.get("vertices_processed") or (reached if run["algorithm"].endswith("bfs") else 0)
+            if "median_ms" in run and c.get("kernel_launches") and c.get("iterations") and expanded:
+                points.setdefault(run["algorithm"], []).append(
+                    (expanded / c["iterations"], 1000 * run["median_ms"] / c["iterations"], r["label"]))
+    if not points:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for algo, xy in points.items():
+        ax.scatter([x for x, _, _ in xy], [y for _, y, _ in xy], label=algo)
+        for x, y, label in xy:
+            ax.annotate(label, (x, y), fontsize="x-small", xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("vertices expanded per iteration (mean over the run)")
+    ax.set_ylabel("time per iteration (us, mean)")
+    ax.set_title(f"{lab}: time per level against frontier size")
+    ax.legend(fontsize="small")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
+def plot_reduce_bench(text: str, path: Path) -> bool:
+    """Lab 04: the bandwidth of each reduction stage, CUB's and the CPU loop's against n."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tables = [t for t in markdown_tables(text) if t[0] and t[0][0] == "method"]
+    if not tables:
+        return False
+    header, rows = tables[0]
+    sizes = [number(h) for h in header[1:]]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for row in rows:
+        xs, ys = [], []
+        for n, cell in zip(sizes, row[1:]):
+            us = number(cell)
+            if n and us:
+                xs.append(n)
+                ys.append(n * 8 / (us * 1e3))  # 8-byte keys read once: GB/s
+        ax.plot(xs, ys, marker="o", label=row[0], linestyle="--" if "CUB" in row[0] or "CPU" in row[0] else "-")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("keys n")
+    ax.set_ylabel("GB/s (8-byte keys read once / median time)")
+    ax.set_title("lab04: arg-min bandwidth per reduction stage, against CUB and a CPU loop")
+    ax.legend(fontsize="small")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
+def plot_stream_bench(text: str, path: Path) -> bool:
+    """Lab 05: the speedups against n, with and without streams, and the timeline of round 1."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tables = markdown_tables(text)
+    sizes = next((t for t in tables if t[0] and t[0][0] == "vertices"), None)
+    overlap = next((t for t in tables if t[0] and t[0][0] == "version"), None)
+    if not sizes:
+        return False
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5))
+    header, rows = sizes
+    column = {name: i for i, name in enumerate(header)}
+    ks = [h for h in header if h.startswith("GPU WE K=")]
+    ns = [number(r[0]) for r in rows]
+    cpu_we = [number(r[column["CPU work-eff. ms"]]) for r in rows]
+    series = {"GPU naive vs CPU naive": [
+        (n, number(r[column["CPU naive ms"]]) / number(r[column["GPU naive ms"]]))
+        for n, r in zip(ns, rows) if number(r[column["CPU naive ms"]]) and number(r[column["GPU naive ms"]])]}
+    for k in ks:
+        label = "no streams (K=1)" if k.endswith("K=1 ms") else f"{k.removeprefix('GPU WE ').removesuffix(' ms')} streams"
+        series[f"GPU work-efficient, {label}, vs CPU work-efficient"] = [
+            (n, c / number(r[column[k]])) for n, c, r in zip(ns, cpu_we, rows) if c and number(r[column[k]])]
+    for label, xy in series.items():
+        left.plot([x for x, _ in xy], [y for _, y in xy], marker="o", label=label)
+    left.set_xscale("log")
+    left.set_yscale("log")
+    left.set_xlabel("vertices (random complete graph)")
+    left.set_ylabel("speedup (CPU ms / GPU ms)")
+    left.set_title("lab05: speedup against n")
+    left.legend(fontsize="x-small")
+    if overlap:
+        header, rows = overlap
+        column = {name: i for i, name in enumerate(header)}
+        for y, r in enumerate(rows):
+            start, copy = number(r[column["first copy starts"]]) or 0, number(r[column["copy"]]) or 0
+            end, total = number(r[column["round 1 ends"]]) or 0, number(r[column["run total"]]) or 0
+            right.barh(y, copy, left=start, color="tab:blue", label="copies (parts back to back)" if y == 0 else None)
+            right.barh(y, end - start - copy, left=start + copy, color="tab:orange",
+                       label="round 1 after the last copy" if y == 0 else None)
+            right.barh(y, total - end, left=end, color="tab:gray", label="later rounds, download" if y == 0 else None)
+        right.set_yticks(range(len(rows)), [f"{r[0]}, K={r[1]}" for r in rows], fontsize="small")
+        right.invert_yaxis()
+        right.set_xlabel("ms after the run started")
+        right.set_title("lab05: the timeline of one run per version and K")
+        right.legend(fontsize="x-small", loc="lower right")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
+def plot_locality_bench(text: str, path: Path) -> bool:
+    """Lab 07: time against k for 1, 2 and 4 vertices per thread, one panel per graph (Fig. 4's shape)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    graphs = re.findall(r"^graph: (.+?): \d+ vertices", text, re.M)
+    sweeps = [t for t in markdown_tables(text) if t[0][:3] == ["launch mode", "k", "v/t"] and len(t[1]) > 3]
+    if not sweeps:
+        return False
+    fig, axes = plt.subplots(1, len(sweeps), figsize=(5 * len(sweeps), 4), squeeze=False)
+    for i, (ax, (_, rows)) in enumerate(zip(axes[0], sweeps)):
+        for vt in sorted({r[2] for r in rows}, key=int):
+            xy = [(int(r[1]), number(r[3])) for r in rows if r[2] == vt]
+            ax.plot([x for x, _ in xy], [y for _, y in xy], marker="o", label=f"{vt} vertices per thread")
+        ax.set_xlabel("k (relaxation depth)")
+        ax.set_ylabel("median ms")
+        ax.set_title(graphs[i] if i < len(graphs) else f"graph {i + 1}", fontsize="small")
+        ax.legend(fontsize="x-small")
+    fig.suptitle("lab07: k against vertices per thread (blind launches)")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
+PROGRAM_PLOTS = {"reduce-bench": plot_reduce_bench, "stream-bench": plot_stream_bench,
+                 "locality-bench": plot_locality_bench}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", required=True, help="directory holding sssp-ref")
@@ -231,9 +476,15 @@ def main() -> int:
     default_gapbs = Path(__file__).resolve().parents[2] / "shared" / "peers" / "gapbs"
     parser.add_argument("--gapbs", default=str(default_gapbs) if default_gapbs.is_dir() else "none",
                         help="a gapbs checkout to time beside the course (default: %(default)s; none: skip)")
+    parser.add_argument("--no-programs", action="store_true",
+                        help="skip the labs' own benchmark programs (run with --out on a GPU machine otherwise)")
     args = parser.parse_args()
     data_dir = os.environ.get("SSSP_DATA_DIR", "")
-    labs = list(dict.fromkeys(lab for lab, *_ in BENCHMARKS if not args.lab or lab in args.lab))
+    known = list(dict.fromkeys([lab for lab, *_ in BENCHMARKS] + [lab for lab, *_ in PROGRAMS]))
+    unknown = sorted(set(args.lab or []) - set(known))
+    if unknown:
+        parser.error(f"unknown --lab {', '.join(unknown)} (one of {', '.join(known)})")
+    labs = [lab for lab in known if not args.lab or lab in args.lab]
     results, failed = [], False
     with tempfile.TemporaryDirectory(prefix="sssp-bench-") as tmp:
         workdir = Path(tmp)
@@ -294,7 +545,11 @@ def main() -> int:
     out = Path(args.out) if args.out else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "bench.json").write_text(json.dumps({"machine": about, "results": results}, indent=2))
+        # Other labs' results from an earlier run into the same directory stay (a run split by --lab).
+        earlier = out / "bench.json"
+        kept = [r for r in json.loads(earlier.read_text())["results"] if r["lab"] not in labs] \
+            if earlier.exists() else []
+        earlier.write_text(json.dumps({"machine": about, "results": kept + results}, indent=2))
     try:
         import matplotlib  # noqa: F401  (optional: only the plots need it)
         can_plot = True
@@ -315,7 +570,41 @@ def main() -> int:
                 f"{about}\nCommand: `{command}`\n\n{TABLE_HEADER}\n" + "\n".join(rows) + "\n")
             if can_plot:
                 plot(lab, results, out / f"{lab}.svg")
+                if lab in LEVEL_PLOTS and plot_levels(lab, results, out / f"{lab}-levels.svg"):
+                    print(f"wrote {out / f'{lab}-levels.svg'}", file=sys.stderr)
+    if out and not (args.quick or args.gen or args.no_programs):
+        if machine(results).startswith("GPU: none"):
+            print("no GPU: the labs' benchmark programs are not run", file=sys.stderr)
+        else:
+            failed = run_programs(labs, Path(args.bin), out, data_dir, machine(results), can_plot) or failed
     return 1 if failed else 0
+
+
+def run_programs(labs: list[str], bin_dir: Path, out: Path, data_dir: str, about: str, can_plot: bool) -> bool:
+    """Runs PROGRAMS of labs and writes LAB-PROGRAM.md (and .svg); True when one failed."""
+    failed = False
+    for lab, program, invocations in PROGRAMS:
+        if lab not in labs:
+            continue
+        binary = bin_dir / f"{program}-ref"
+        if not binary.exists():
+            print(f"{binary} is not built: {lab}'s {program} is not run", file=sys.stderr)
+            failed = True
+            continue
+        sections = []
+        for arguments in invocations:
+            text, passed = run_program(binary, arguments, data_dir)
+            sections.append(text)
+            failed = failed or not passed
+        body = "\n".join(sections)
+        env = [f"SSSP_DATA_DIR={data_dir}"] if data_dir else []
+        command = shlex.join([*env, "python3", ".ci/bench.py", *sys.argv[1:]])
+        (out / f"{lab}-{program}.md").write_text(
+            f"<!-- Written by .ci/bench.py; do not edit: run the command below again. -->\n"
+            f"{about}\nCommand: `{command}`, which ran `{program}-ref` as below.\n\n{body}")
+        if can_plot and program in PROGRAM_PLOTS and PROGRAM_PLOTS[program](body, out / f"{lab}-{program}.svg"):
+            print(f"wrote {out / f'{lab}-{program}.svg'}", file=sys.stderr)
+    return failed
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Tests of .ci/bench.py's handling of the labs' benchmark programs: reading
+their Markdown tables, resolving data files, and (where matplotlib is
+installed) drawing each plot from output in the programs' own format. The
+GPU runs themselves happen on a GPU machine; this checks the code that turns
+their output into the files the handouts link."""
+import importlib.util
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / ".ci" / "bench.py"
+spec = importlib.util.spec_from_file_location("bench", BENCH)
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+try:
+    import matplotlib  # noqa: F401
+    HAVE_MATPLOTLIB = True
+except ImportError:
+    HAVE_MATPLOTLIB = False
+
+# Shortened outputs in the exact layout the programs print.
+REDUCE = """GPU: test; block size 256; median of 101 timed runs after 3 warm-ups (CUDA events)
+
+| method | 1 | 10 | 100 |
+|---|---:|---:|---:|
+| stage 1 | 5.0 | 5.1 | 5.2 |
+| CUB DeviceReduce::ArgMin | 8.0 | 8.1 | 8.2 |
+| CPU loop | 0.0 | 0.0 | 0.1 |
+
+Times in microseconds.
+"""
+STREAMS = """| vertices | matrix MB | rounds (WE) | CPU naive ms | GPU naive ms | CPU work-eff. ms | GPU WE K=1 ms | GPU WE K=2 ms | WE+streams vs GPU naive | vs CPU WE |
+|---|---|---|---|---|---|---|---|---|---|
+| 1000 | 4 | 11 | 332.4 | 10.5 | 2.5 | 0.30 | 0.32 | 35x | 8.2x |
+| 5000 | 100 | 7 | ~20186.5 | 212.5 | 15.9 | 2.16 | 2.17 | 98x | 7.3x |
+
+## Overlap at 5000 vertices (one run each; ms after the run started)
+
+| version | K | first copy starts | copy | tail | round 1 ends | run total |
+|---|---|---|---|---|---|---|
+| naive | 1 | 0.04 | 29.21 | 0.52 | 29.78 | 29.79 |
+| work-efficient | 2 | 0.01 | 29.14 | 0.02 | 29.18 | 31.02 |
+"""
+LOCALITY = """graph: grid 10x10 (uniform:1:1000:1): 100 vertices, 360 arcs, max out-degree 4, source 0
+
+| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |
+|---|---|---|---|---|---|---|
+| blind, learned N       | 1 | 1 |    28.150 |     2091 |      1 |   47324619 |
+| blind, learned N       | 1 | 2 |    29.033 |     2091 |      1 |   47324619 |
+| blind, learned N       | 2 | 1 |    24.329 |     1046 |      1 |   52548673 |
+| blind, learned N       | 2 | 2 |    24.974 |     1046 |      1 |   52540391 |
+
+| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |
+|---|---|---|---|---|---|---|
+| blind as a CUDA Graph  | 2 | 1 |    23.361 |     1046 |      1 |   52547246 |
+"""
+
+
+class Tables(unittest.TestCase):
+    def test_reads_every_table_with_its_rows(self):
+        tables = bench.markdown_tables(STREAMS)
+        self.assertEqual([t[0][0] for t in tables], ["vertices", "version"])
+        self.assertEqual(len(tables[0][1]), 2, "the sizes table has two rows")
+        self.assertEqual(tables[1][1][1][:2], ["work-efficient", "2"])
+
+    def test_numbers_keep_extrapolated_values_and_refuse_words(self):
+        self.assertEqual(bench.number("~20186.5"), 20186.5)
+        self.assertEqual(bench.number("1,046"), 1046.0)
+        self.assertEqual(bench.number("**3.5**"), 3.5)
+        self.assertIsNone(bench.number("refused"))
+
+    def test_missing_data_files_drop_their_graph_pair(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "a.gr").write_text("")
+            resolved, missing = bench.program_arguments(
+                ["--graph", "@a.gr", "--graph", "@gone.gr", "--gen", "grid:4x4", "--repeats", "3"], tmp)
+        self.assertEqual(resolved, ["--graph", str(Path(tmp) / "a.gr"), "--gen", "grid:4x4", "--repeats", "3"])
+        self.assertEqual(missing, ["gone.gr"])
+
+    def test_every_lab_of_programs_is_a_lab_of_the_course(self):
+        labs = {lab for lab, *_ in bench.BENCHMARKS}
+        for lab, program, invocations in bench.PROGRAMS:
+            self.assertRegex(lab, r"^lab0[1-9]$")
+            self.assertTrue(invocations, f"{program} has no invocation")
+            self.assertTrue(lab in labs or lab == "lab05", f"{lab} has no SSSP table beside {program}")
+
+
+@unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the plots are optional)")
+class Plots(unittest.TestCase):
+    def check(self, draw, text, name):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / name
+            self.assertTrue(draw(text, path), f"{draw.__name__} found nothing to draw")
+            self.assertTrue(path.read_text().lstrip().startswith("<?xml"), f"{name} is not an SVG")
+
+    def test_reduce_bench(self):
+        self.check(bench.plot_reduce_bench, REDUCE, "reduce.svg")
+
+    def test_stream_bench(self):
+        self.check(bench.plot_stream_bench, STREAMS, "streams.svg")
+
+    def test_locality_bench(self):
+        self.check(bench.plot_locality_bench, LOCALITY, "locality.svg")
+
+    def test_nothing_to_draw_is_said_not_drawn(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertFalse(bench.plot_reduce_bench("no table here", Path(tmp) / "x.svg"))
+            self.assertFalse(bench.plot_levels("lab02", [], Path(tmp) / "y.svg"))
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False, verbosity=2).result.wasSuccessful() else 1)

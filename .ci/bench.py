@@ -15,7 +15,8 @@ matplotlib is installed, LAB.svg (median time per graph and algorithm).
 With --out on a machine with a GPU (not with --quick or --gen), it also runs
 each lab's own benchmark program (PROGRAMS: reduce-bench, stream-bench,
 spmv-bench, locality-bench, delta-bench, adds-bench) and writes its output to
-LAB-PROGRAM.md, with a plot for labs 04, 05 and 07; labs 02 and 03 get
+LAB-PROGRAM.md, with a plot for labs 04, 05, 07 and 09 (the manager's delta
+trace, from adds-bench --trace CSV files beside it); labs 02 and 03 get
 LAB-levels.svg, the time per iteration against the vertices it expanded.
 
 --gapbs DIR (default ../shared/peers/gapbs when present; "none" to skip) adds a
@@ -103,7 +104,7 @@ BENCHMARKS = [
 # The labs' own benchmark programs (reference builds), in the shapes of the
 # papers' tables: (lab, program, one argument list per invocation). "@FILE"
 # names a file of SSSP_DATA_DIR; a missing one drops its "--graph @FILE" pair
-# (an invocation left with no graph is skipped). Their output, Markdown
+# (an invocation left with no graph is skipped); "{out}" is the --out directory. Their output, Markdown
 # already, goes to LAB-PROGRAM.md, with a plot where one reads better.
 ROAD = [f"USA-road-{name}.pace.gr.gz" for name in ("NY", "BAY", "COL", "FLA", "NW", "NE")]
 PROGRAMS = [
@@ -122,9 +123,11 @@ PROGRAMS = [
         ["--gen", "rmat:20:16", "--weights", WEIGHTS, "--repeats", "3"],
         ["--gen", "grid:2000x2000", "--weights", WEIGHTS, "--repeats", "3"]]),
     ("lab09", "adds-bench", [
-        ["--gen", "grid:1000x1000", "--weights", WEIGHTS, "--repeats", "5"],
-        ["--graph", "@USA-road-NY.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5"],
-        ["--graph", "@USA-road-NE.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5"]]),
+        ["--gen", "grid:1000x1000", "--weights", WEIGHTS, "--repeats", "5", "--trace", "{out}/lab09-trace-grid.csv"],
+        ["--graph", "@USA-road-NY.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5",
+         "--trace", "{out}/lab09-trace-NY.csv"],
+        ["--graph", "@USA-road-NE.pace.gr.gz", "--weights", WEIGHTS, "--repeats", "5",
+         "--trace", "{out}/lab09-trace-NE.csv"]]),
 ]
 # Level-synchronous algorithms whose time per iteration is plotted against
 # the vertices each iteration expanded (labs 02 and 03).
@@ -273,10 +276,10 @@ def program_arguments(arguments: list[str], data_dir: str) -> tuple[list[str], l
     return resolved, missing
 
 
-def run_program(binary: Path, arguments: list[str], data_dir: str) -> tuple[str, bool]:
-    """One benchmark program's invocations: (Markdown, every invocation passed)."""
+def run_program(binary: Path, arguments: list[str], data_dir: str, out: Path) -> tuple[str, bool]:
+    """One benchmark program's invocation: (Markdown, it passed)."""
     parts, passed = [], True
-    resolved, missing = program_arguments(arguments, data_dir)
+    resolved, missing = program_arguments([a.replace("{out}", str(out)) for a in arguments], data_dir)
     if missing:
         parts.append(f"Not in SSSP_DATA_DIR, left out: {', '.join(missing)}.\n")
     if missing and not any(a in ("--graph", "--gen") for a in resolved):
@@ -284,8 +287,9 @@ def run_program(binary: Path, arguments: list[str], data_dir: str) -> tuple[str,
     command = [str(binary), *resolved]
     print("+", shlex.join(command), file=sys.stderr, flush=True)
     proc = subprocess.run(command, capture_output=True, text=True)
-    shown = shlex.join([f"{binary.name}", *(a.replace(data_dir + "/", "") if data_dir else a for a in resolved)])
-    parts.append(f"`{shown}`\n\n{proc.stdout.strip()}\n")
+    shown = shlex.join([binary.name, *(a.replace(data_dir + "/", "") if data_dir else a for a in resolved)])
+    shown = shown.replace(str(out) + "/", "")
+    parts.append(f"`{shown}`\n\n{proc.stdout.strip().replace(str(out) + '/', '')}\n")
     if proc.returncode != 0:
         parts.append(f"\n**exit {proc.returncode}**: {proc.stderr.strip()[-500:]}\n")
         print(proc.stderr, file=sys.stderr)
@@ -461,8 +465,45 @@ def plot_locality_bench(text: str, path: Path) -> bool:
     return True
 
 
+def plot_adds_trace(text: str, path: Path) -> bool:
+    """Lab 09: how the manager moves delta during a run (the ADDS paper's Figs. 11 to 15): delta,
+    the utilisation it reads, and the tail and repeat shares, against the manager's passes, one
+    column per trace file that adds-bench --trace named in text."""
+    import csv
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # The CSV files lie beside the plot (adds-bench wrote them into the --out directory).
+    names = re.findall(r"^\(the dynamic row's trace, \d+ decisions, is in (.+)\)$", text, re.M)
+    files = [path.parent / Path(name).name for name in names]
+    traces = [(f, list(csv.DictReader(f.open()))) for f in files if f.exists()]
+    traces = [(f, rows) for f, rows in traces if rows]
+    if not traces:
+        return False
+    fig, axes = plt.subplots(3, len(traces), figsize=(5 * len(traces), 8), squeeze=False, sharex="col")
+    for column, (file, rows) in enumerate(traces):
+        passes = [int(r["pass"]) for r in rows]
+        top, middle, bottom = axes[0][column], axes[1][column], axes[2][column]
+        top.step(passes, [int(r["delta_after"]) for r in rows], where="post")
+        top.set_title(file.stem.removeprefix("lab09-trace-"), fontsize="small")
+        top.set_ylabel("delta")
+        middle.plot(passes, [float(r["utilisation"]) for r in rows], marker=".")
+        middle.set_ylabel("utilisation (arcs in flight per thread)")
+        for name in ("tail_share", "repeat_share"):
+            bottom.plot(passes, [float(r[name]) for r in rows], marker=".", label=name.replace("_", " "))
+        bottom.set_ylabel("share")
+        bottom.set_xlabel("manager pass")
+        bottom.legend(fontsize="x-small")
+    fig.suptitle("lab09: the manager's delta decisions (dynamic delta)")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
 PROGRAM_PLOTS = {"reduce-bench": plot_reduce_bench, "stream-bench": plot_stream_bench,
-                 "locality-bench": plot_locality_bench}
+                 "locality-bench": plot_locality_bench, "adds-bench": plot_adds_trace}
 
 
 def main() -> int:
@@ -593,7 +634,7 @@ def run_programs(labs: list[str], bin_dir: Path, out: Path, data_dir: str, about
             continue
         sections = []
         for arguments in invocations:
-            text, passed = run_program(binary, arguments, data_dir)
+            text, passed = run_program(binary, arguments, data_dir, out)
             sections.append(text)
             failed = failed or not passed
         body = "\n".join(sections)

@@ -105,6 +105,18 @@ class Plots(unittest.TestCase):
     def test_locality_bench(self):
         self.check(bench.plot_locality_bench, LOCALITY, "locality.svg")
 
+    def test_adds_trace_from_the_csv_beside_the_plot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "lab09-trace-NY.csv").write_text(
+                "pass,delta_before,delta_after,utilisation,tail_share,repeat_share,items_held,buckets_open\n"
+                "8,11607,11607,0.4,0.1,0.6,120,2\n16,11607,5803,0.7,0.2,0.3,300,2\n")
+            text = "| setting |\n|---|\n| C = 4 |\n(the dynamic row's trace, 2 decisions, is in lab09-trace-NY.csv)\n"
+            path = Path(tmp) / "trace.svg"
+            self.assertTrue(bench.plot_adds_trace(text, path))
+            self.assertTrue(path.read_text().lstrip().startswith("<?xml"))
+            self.assertFalse(bench.plot_adds_trace(text.replace("NY", "NE"), Path(tmp) / "none.svg"),
+                             "a trace file that is not there draws nothing")
+
     def test_nothing_to_draw_is_said_not_drawn(self):
         with tempfile.TemporaryDirectory() as tmp:
             self.assertFalse(bench.plot_reduce_bench("no table here", Path(tmp) / "x.svg"))

@@ -7,14 +7,18 @@ The release is the course's tracked files (`git ls-files`, as they are in the
 working tree) minus what only an instructor may have: solutions/, the
 project's own checks (tests/project/: mutants, task reverts, the skeleton and
 grader checks, all built on the solutions), the instructor's tools (this one,
-make_skeleton.py), the Gradescope example and the GPU CI scripts. Downloaded
-and hidden graphs are never tracked, so never copied. Without solutions/ the
+make_skeleton.py), the Gradescope example, the GPU CI scripts and the labs'
+design notes (docs/design/, which describe the reference). In Markdown files,
+blocks between `<!-- instructor: begin -->` and `<!-- instructor: end -->`
+lines (the README's sections for instructors and maintainers) are left out.
+Downloaded and hidden graphs are never tracked, so never copied. Without solutions/ the
 CMake build makes only the student flavour (SSSP_HAVE_SOLUTIONS in
 common/cmake/SsspLabs.cmake); `python3 tests/grade.py` grades labs/ as usual.
 
 DEST must not exist, or be empty; --force replaces it.
 """
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -23,13 +27,24 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 # Left out: a path equal to one of these or under it...
-EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/run_autograder", ".ci")
+EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/run_autograder", ".ci", "docs/design")
 # ...except these, which the student build and CI use.
 KEPT = ("tests/project/run_sanitizer.sh", ".ci/run")
 
 
 def released(path: str) -> bool:
     return path in KEPT or not any(path == e or path.startswith(e + "/") for e in EXCLUDED)
+
+
+INSTRUCTOR_BLOCK = re.compile(r"^<!-- instructor: begin\b.*?^<!-- instructor: end -->\n\n?", re.M | re.S)
+
+
+def student_text(markdown: str) -> str:
+    """markdown without its instructor-only blocks; an unclosed block is an error, not a leak."""
+    text = INSTRUCTOR_BLOCK.sub("", markdown)
+    if "<!-- instructor:" in text:
+        raise ValueError("an '<!-- instructor: begin -->' block has no matching end line")
+    return text
 
 
 def release_files() -> list[str]:
@@ -56,6 +71,11 @@ def main() -> int:
         target = dest / path
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / path, target)  # copy2 keeps the scripts executable
+        if target.suffix == ".md":
+            try:
+                target.write_text(student_text(target.read_text()))
+            except ValueError as error:
+                sys.exit(f"make_release.py: {path}: {error}")
     print(f"{len(files)} files released to {dest}")
     return 0
 

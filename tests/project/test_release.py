@@ -29,6 +29,16 @@ def problems(release: Path) -> list[str]:
     for p in files:
         if p.suffix in SOURCE_SUFFIXES and any(REGION.match(line) for line in p.read_text(errors="replace").splitlines()):
             found.append(f"{p.relative_to(release)} holds a solution region")
+    readme = (release / "README.md").read_text()
+    for heading in ("## For instructors", "## For maintainers"):
+        if heading in readme:
+            found.append(f"the released README keeps its instructor-only section '{heading}'")
+    if "## Quick start" not in readme:
+        found.append("the released README lost its quick start")
+    found += [f"{p.relative_to(release)} keeps an instructor marker" for p in files
+              if p.suffix == ".md" and "<!-- instructor:" in p.read_text(errors="replace")]
+    if (release / "docs" / "design").exists():
+        found.append("docs/design (notes on the reference) is released")
     if not any(p.match("labs/lab01_serial/*.cpp") for p in files):
         found.append("labs/lab01_serial has no sources")
     return found

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Show that the graded tests catch deliberately wrong solutions.
 
-    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]...
+    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
 
 For every mutant in tests/project/mutants.json (built by CMake as flavour
 "mutant:<name>"), runs the lab's graded tests as the grader does, one process
@@ -16,8 +16,13 @@ compute-sanitizer item, as tests/grade.py grades it (the rubric's sanitizer
 tests under memcheck, racecheck and synccheck): the item must fail with a
 report of the tool named in "sanitizer_tool". Its graded tests are not run.
 
-A mutant is verified when every one of its must_fail tests ran and failed (or
-its sanitizer item ran and the tool reported it); a must_fail test that
+--repeat N checks N times in a row, for races: the first run is the full one
+above, each later run repeats only the must_fail tests, and a mutant is
+caught only if every run caught it (a race test that catches its mutant only
+sometimes is not a test). Sanitizer mutants are checked once.
+
+A mutant is verified when every one of its must_fail tests ran and failed in
+every run (or its sanitizer item ran and the tool reported it); a must_fail test that
 skipped here (no GPU, no dataset), or a sanitizer item that could not run (no
 GPU, no compute-sanitizer), proves nothing, so its mutant is "not verifiable
 here". The last line on stdout is the summary.
@@ -64,15 +69,18 @@ def variant_programs(manifest: dict, prefix: str, labs: list[str] | None) -> dic
     return programs
 
 
-def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gpu_jobs: int
+def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gpu_jobs: int,
+                 only: dict[tuple[str, str], list[str]] | None = None
                  ) -> dict[tuple[str, str], dict[str, grade.Result]]:
-    """Runs every graded test of every variant, all at once (independent
-    processes: CPU tests by CPU count, GPU tests gpu_jobs at a time); returns
-    the results by variant and test name."""
+    """Runs every graded test of every variant (or, with only, those tests of
+    each variant), all at once (independent processes: CPU tests by CPU
+    count, GPU tests gpu_jobs at a time); returns the results by variant and
+    test name."""
     every_program = [p for ps in programs.values() for p in ps]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         names = dict(zip(every_program, pool.map(runner.list_tests, every_program)))
-    jobs = {key: [(p, grade.Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]]
+    jobs = {key: [(p, grade.Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]
+                  if only is None or test in only[key]]
             for key, ps in programs.items()}
     runner.run_all([job for variant_jobs in jobs.values() for job in variant_jobs], gpu_workers=gpu_jobs)
     return {key: {r.name: r for _, r in variant_jobs} for key, variant_jobs in jobs.items()}
@@ -143,9 +151,13 @@ def main() -> int:
     parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
     parser.add_argument("--mutant", action="append", help="check only the mutant of this name (repeatable)")
     add_variant_options(parser)
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="check N times in a row; runs after the first repeat only the must_fail tests")
     parser.add_argument("--sanitizer-timeout", type=float, default=grade.SANITIZER_TIMEOUT, metavar="SECONDS",
                         help=f"seconds per compute-sanitizer tool run (default {grade.SANITIZER_TIMEOUT:g})")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, got {args.repeat}")
     args.sanitize = True
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries}
@@ -160,27 +172,46 @@ def main() -> int:
               f"{' of ' + ', '.join(args.lab) if args.lab else ''}{named})", file=sys.stderr)
         return 1
     by_sanitizer = {key: ps for key, ps in programs.items() if mutants[key[0]][key[1]].get("caught_by") == "sanitizer"}
-    jobs = run_variants(runner, {key: ps for key, ps in programs.items() if key not in by_sanitizer}, args.gpu_jobs)
+    by_tests = {key: ps for key, ps in programs.items() if key not in by_sanitizer}
+    jobs = run_variants(runner, by_tests, args.gpu_jobs)
 
     problems, verified, unverifiable = check_sanitizer_mutants(args, runner, mutants, by_sanitizer)
     for (lab, name), results in jobs.items():
         must_fail = mutants[lab][name]["must_fail"]
         caught = [t for t, r in results.items() if r.status in ("failed", "timeout")]
-        skipped = [t for t in must_fail if t in results and results[t].status == "skipped"]
         for test in must_fail:
             if test not in results:
                 problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix mutants.json)")
-            elif results[test].status == "passed":
-                problems.append(f"{lab}/{name}: {test} PASSES on this wrong solution: the test is too weak")
         print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} graded tests"
               f" (must fail: {', '.join(must_fail)})")
-        if skipped:
+    # Each run's verdict on the must_fail tests; runs after the first repeat only those.
+    runs = [jobs] + [run_variants(runner, by_tests, args.gpu_jobs,
+                                  only={key: mutants[key[0]][key[1]]["must_fail"] for key in by_tests})
+                     for _ in range(args.repeat - 1)]
+    for lab, name in jobs:
+        must_fail = [t for t in mutants[lab][name]["must_fail"] if t in jobs[(lab, name)]]
+        if len(must_fail) < len(mutants[lab][name]["must_fail"]):
+            continue  # a problem already
+        passed_in = [i + 1 for i, run in enumerate(runs) if any(run[(lab, name)][t].status == "passed" for t in must_fail)]
+        skipped = sorted({t for run in runs for t in must_fail if run[(lab, name)][t].status == "skipped"})
+        if passed_in:
+            weak = sorted({t for i in passed_in for t in must_fail if runs[i - 1][(lab, name)][t].status == "passed"})
+            problems.append(f"{lab}/{name}: {', '.join(weak)} PASSES on this wrong solution in run"
+                            f"{'s' if len(passed_in) > 1 else ''} {', '.join(map(str, passed_in))} of {len(runs)}: "
+                            + ("the test is too weak" if len(passed_in) == len(runs)
+                               else "the test catches it only sometimes (a race it must catch every time)"))
+        elif skipped:
             unverifiable += 1
-            reasons = sorted({results[t].missing or results[t].output for t in skipped})
-            print(f"  not verifiable here: {', '.join(skipped)} skipped ({'; '.join(reasons)})")
-        elif all(results.get(t) and results[t].status in ("failed", "timeout") for t in must_fail):
+            reasons = sorted({run[(lab, name)][t].missing or run[(lab, name)][t].output
+                              for run in runs for t in skipped if run[(lab, name)][t].status == "skipped"})
+            print(f"{lab}/{name}: not verifiable here: {', '.join(skipped)} skipped ({'; '.join(reasons)})")
+        elif all(run[(lab, name)][t].status in ("failed", "timeout") for run in runs for t in must_fail):
             verified += 1
-    return summarise(f"{len(programs)} mutants", problems, verified, unverifiable)
+        else:
+            problems.append(f"{lab}/{name}: a must_fail test did not run: "
+                            + ", ".join(sorted({f"{t} {run[(lab, name)][t].status}" for run in runs for t in must_fail})))
+    what = f"{len(programs)} mutants" + (f", {args.repeat} runs in a row" if args.repeat > 1 else "")
+    return summarise(what, problems, verified, unverifiable)
 
 
 if __name__ == "__main__":

@@ -154,12 +154,15 @@ def cpu_name() -> str:
 
 
 def probe(command: list[str], pattern: str) -> str:
-    """The first match of pattern's group 1 in command's output, or "unknown"."""
+    """The first match of pattern's group 1 in command's output, or "unknown" (also when the
+    command fails: a broken nvidia-smi prints its error on stdout)."""
     try:
-        out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
-    match = re.search(pattern, out)
+    if proc.returncode != 0:
+        return "unknown"
+    match = re.search(pattern, proc.stdout)
     return match.group(1).strip() if match else "unknown"
 
 
@@ -287,7 +290,8 @@ def run_program(binary: Path, arguments: list[str], data_dir: str, out: Path) ->
     command = [str(binary), *resolved]
     print("+", shlex.join(command), file=sys.stderr, flush=True)
     proc = subprocess.run(command, capture_output=True, text=True)
-    shown = shlex.join([binary.name, *(a.replace(data_dir + "/", "") if data_dir else a for a in resolved)])
+    data_prefix = str(Path(data_dir)) + "/" if data_dir else None
+    shown = shlex.join([binary.name, *(a.replace(data_prefix, "") if data_prefix else a for a in resolved)])
     shown = shown.replace(str(out) + "/", "")
     parts.append(f"`{shown}`\n\n{proc.stdout.strip().replace(str(out) + '/', '')}\n")
     if proc.returncode != 0:
@@ -446,18 +450,23 @@ def plot_locality_bench(text: str, path: Path) -> bool:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    graphs = re.findall(r"^graph: (.+?): \d+ vertices", text, re.M)
-    sweeps = [t for t in markdown_tables(text) if t[0][:3] == ["launch mode", "k", "v/t"] and len(t[1]) > 3]
+    # One section per invocation, from its "graph:" line; its first k-by-v/t table is the sweep.
+    sweeps = []
+    for section in re.split(r"^(?=graph: )", text, flags=re.M)[1:]:
+        name = re.match(r"graph: (.+?): \d+ vertices", section)
+        table = next((t for t in markdown_tables(section) if t[0][:3] == ["launch mode", "k", "v/t"]), None)
+        if table and table[1]:
+            sweeps.append((name.group(1) if name else "?", table[1]))
     if not sweeps:
         return False
     fig, axes = plt.subplots(1, len(sweeps), figsize=(5 * len(sweeps), 4), squeeze=False)
-    for i, (ax, (_, rows)) in enumerate(zip(axes[0], sweeps)):
+    for ax, (graph, rows) in zip(axes[0], sweeps):
         for vt in sorted({r[2] for r in rows}, key=int):
             xy = [(int(r[1]), number(r[3])) for r in rows if r[2] == vt]
             ax.plot([x for x, _ in xy], [y for _, y in xy], marker="o", label=f"{vt} vertices per thread")
         ax.set_xlabel("k (relaxation depth)")
         ax.set_ylabel("median ms")
-        ax.set_title(graphs[i] if i < len(graphs) else f"graph {i + 1}", fontsize="small")
+        ax.set_title(graph, fontsize="small")
         ax.legend(fontsize="x-small")
     fig.suptitle("lab07: k against vertices per thread (blind launches)")
     fig.savefig(path, bbox_inches="tight")
@@ -478,7 +487,10 @@ def plot_adds_trace(text: str, path: Path) -> bool:
     # The CSV files lie beside the plot (adds-bench wrote them into the --out directory).
     names = re.findall(r"^\(the dynamic row's trace, \d+ decisions, is in (.+)\)$", text, re.M)
     files = [path.parent / Path(name).name for name in names]
-    traces = [(f, list(csv.DictReader(f.open()))) for f in files if f.exists()]
+    traces = []
+    for file in (f for f in files if f.exists()):
+        with file.open() as rows:
+            traces.append((file, list(csv.DictReader(rows))))
     traces = [(f, rows) for f, rows in traces if rows]
     if not traces:
         return False
@@ -587,6 +599,8 @@ def main() -> int:
     if out:
         out.mkdir(parents=True, exist_ok=True)
         # Other labs' results from an earlier run into the same directory stay (a run split by --lab).
+        for r in results:
+            r["machine"] = about  # each lab's own, where a split run's halves differ
         earlier = out / "bench.json"
         kept = [r for r in json.loads(earlier.read_text())["results"] if r["lab"] not in labs] \
             if earlier.exists() else []
@@ -643,8 +657,13 @@ def run_programs(labs: list[str], bin_dir: Path, out: Path, data_dir: str, about
         (out / f"{lab}-{program}.md").write_text(
             f"<!-- Written by .ci/bench.py; do not edit: run the command below again. -->\n"
             f"{about}\nCommand: `{command}`, which ran `{program}-ref` as below.\n\n{body}")
-        if can_plot and program in PROGRAM_PLOTS and PROGRAM_PLOTS[program](body, out / f"{lab}-{program}.svg"):
-            print(f"wrote {out / f'{lab}-{program}.svg'}", file=sys.stderr)
+        if can_plot and program in PROGRAM_PLOTS:
+            try:  # a plot that cannot be drawn costs its picture, not the other labs' runs
+                if PROGRAM_PLOTS[program](body, out / f"{lab}-{program}.svg"):
+                    print(f"wrote {out / f'{lab}-{program}.svg'}", file=sys.stderr)
+            except (KeyError, ValueError, IndexError, TypeError, ZeroDivisionError) as error:
+                print(f"{lab}-{program}.svg not drawn: {type(error).__name__}: {error}", file=sys.stderr)
+                failed = True
     return failed
 
 

@@ -98,7 +98,7 @@ void write_trace(const CsrGraph& g, vertex_t source, const lab09::AddsOptions& o
         << e.signal.tail_share << ',' << e.signal.repeat_share << ',' << e.items_held << ',' << e.buckets_open << '\n';
   }
   if (!out) throw sssp::InputError("--trace: writing " + file + " failed");
-  std::printf("(the dynamic row's trace, %zu decisions, is in %s)\n", solver.last_trace().size(), file.c_str());
+  std::printf("\n(the dynamic row's trace, %zu decisions, is in %s)\n", solver.last_trace().size(), file.c_str());
 }
 
 int run(int argc, char** argv) {
@@ -158,7 +158,6 @@ int run(int argc, char** argv) {
   lab09::AddsOptions dynamic = defaults;
   dynamic.dynamic_delta = true;
   row("dynamic delta", dynamic);
-  if (!trace_file.empty()) write_trace(g, args.source, dynamic, trace_file);
   lab09::AddsOptions two = defaults;
   two.buckets = 2;
   row("2 buckets (Near-Far's split)", two);
@@ -175,6 +174,8 @@ int run(int argc, char** argv) {
     o.c = c;
     row("C = " + std::to_string(c), o);
   }
+  // After the tables, so its line does not split one.
+  if (!trace_file.empty()) write_trace(g, args.source, dynamic, trace_file);
 
   if (!all_correct) {
     std::printf("\nWRONG: a run differs from the reference Dijkstra\n");

@@ -25,7 +25,7 @@ A mutant is verified when every one of its must_fail tests ran and failed in
 every run (or its sanitizer item ran and the tool reported it); a must_fail test that
 skipped here (no GPU, no dataset), or a sanitizer item that could not run (no
 GPU, no compute-sanitizer), proves nothing, so its mutant is "not verifiable
-here". The last line on stdout is the summary.
+here" (with --require-all, a failure). The last line on stdout is the summary.
 Exit status: 0 when every mutant is caught, 1 when a must_fail test passes or
 is no test of the lab, 77 (CTest: skipped) when no mutant could be verified.
 """
@@ -151,6 +151,8 @@ def main() -> int:
     parser.add_argument("--lab", action="append", help="check only this lab's mutants (repeatable)")
     parser.add_argument("--mutant", action="append", help="check only the mutant of this name (repeatable)")
     add_variant_options(parser)
+    parser.add_argument("--require-all", action="store_true",
+                        help="a mutant not verifiable here is a failure (on a GPU machine every one must be)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="check N times in a row; runs after the first repeat only the must_fail tests")
     parser.add_argument("--sanitizer-timeout", type=float, default=grade.SANITIZER_TIMEOUT, metavar="SECONDS",
@@ -211,6 +213,8 @@ def main() -> int:
             problems.append(f"{lab}/{name}: a must_fail test did not run: "
                             + ", ".join(sorted({f"{t} {run[(lab, name)][t].status}" for run in runs for t in must_fail})))
     what = f"{len(programs)} mutants" + (f", {args.repeat} runs in a row" if args.repeat > 1 else "")
+    if args.require_all and unverifiable:
+        problems.append(f"{unverifiable} mutants were not verifiable here (--require-all): see the lines above")
     return summarise(what, problems, verified, unverifiable)
 
 

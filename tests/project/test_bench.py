@@ -105,12 +105,28 @@ class Plots(unittest.TestCase):
     def test_locality_bench(self):
         self.check(bench.plot_locality_bench, LOCALITY, "locality.svg")
 
+    def test_locality_bench_names_each_panel_by_its_own_graph(self):
+        # A second invocation whose program failed after its graph line: no panel, no shifted names.
+        text = LOCALITY.replace("grid 10x10", "road-A") + "graph: road-B: 9 vertices, 9 arcs\n**exit 1**\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "locality.svg"
+            self.assertTrue(bench.plot_locality_bench(text + LOCALITY.replace("grid 10x10", "road-C"), path))
+            svg = path.read_text()
+            self.assertIn("road-A", svg)
+            self.assertIn("road-C", svg)
+            self.assertNotIn("road-B", svg, "a graph with no sweep gets no panel")
+
     def test_adds_trace_from_the_csv_beside_the_plot(self):
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "lab09-trace-NY.csv").write_text(
                 "pass,delta_before,delta_after,utilisation,tail_share,repeat_share,items_held,buckets_open\n"
                 "8,11607,11607,0.4,0.1,0.6,120,2\n16,11607,5803,0.7,0.2,0.3,300,2\n")
-            text = "| setting |\n|---|\n| C = 4 |\n(the dynamic row's trace, 2 decisions, is in lab09-trace-NY.csv)\n"
+            # As adds-bench prints it: the note after the tables.
+            text = ("| setting | median ms |\n|---|---|\n| dynamic delta | 4.4 |\n\n"
+                    "(b) static delta = C x W / D\n\n| setting | median ms |\n|---|---|\n| C = 4 | 12.2 |\n\n"
+                    "(the dynamic row's trace, 2 decisions, is in lab09-trace-NY.csv)\n")
+            self.assertEqual([len(rows) for _, rows in bench.markdown_tables(text)], [1, 1],
+                             "the trace note must not split a table")
             path = Path(tmp) / "trace.svg"
             self.assertTrue(bench.plot_adds_trace(text, path))
             self.assertTrue(path.read_text().lstrip().startswith("<?xml"))

@@ -310,6 +310,7 @@ struct Measurement {
   const Algorithm* algorithm = nullptr;
   sssp::vertex_t source = 0;
   std::vector<double> times_ms;
+  std::vector<sssp::Counters> counters_per_run;  // one per timed run: runs of an asynchronous solver differ
   double median_ms = 0;
   double mteps = 0;
   std::uint64_t edges_traversed = 0;
@@ -353,7 +354,10 @@ Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, co
     const auto stop = std::chrono::steady_clock::now();
     const double host_ms = std::chrono::duration<double, std::milli>(stop - start).count();
     const double ms = out.device_ms >= 0 ? out.device_ms : host_ms;
-    if (i >= o.warmup) m.times_ms.push_back(ms);
+    if (i >= o.warmup) {
+      m.times_ms.push_back(ms);
+      m.counters_per_run.push_back(out.counters);
+    }
     if (o.progress) {
       std::fprintf(stderr, "  %s source %u: %s %u/%u: %.3f ms\n", a.name.c_str(), source,
                    i < o.warmup ? "warm-up" : "rep", i < o.warmup ? i + 1 : i - o.warmup + 1,
@@ -425,7 +429,12 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
       std::cout << "], \"median_ms\": " << m.median_ms << ", \"mteps\": " << m.mteps
                 << ", \"edges_traversed\": " << m.edges_traversed << ", \"counters\": ";
       print_counters_json(std::cout, m.counters);
-      std::cout << ", \"peak_device_bytes\": " << m.peak_device_bytes << ", \"verified\": "
+      std::cout << ", \"counters_per_run\": [";
+      for (std::size_t t = 0; t < m.counters_per_run.size(); ++t) {
+        std::cout << (t ? ", " : "");
+        print_counters_json(std::cout, m.counters_per_run[t]);
+      }
+      std::cout << "], \"peak_device_bytes\": " << m.peak_device_bytes << ", \"verified\": "
                 << (m.checked ? (m.verified ? "true" : "false") : "null") << ", \"verdict\": \""
                 << json_escape(m.verdict) << "\"}";
     }

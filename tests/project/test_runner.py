@@ -41,6 +41,9 @@ class Runs(unittest.TestCase):
             self.assertTrue(r["verified"], r)
             self.assertEqual(len(r["times_ms"]), 2)
             self.assertGreater(r["counters"]["edges_relaxed"], 0)
+            # One set of counters per timed run, the last of them the row's "counters".
+            self.assertEqual(len(r["counters_per_run"]), 2, r)
+            self.assertEqual(r["counters_per_run"][-1], r["counters"], r)
 
     def test_csv_output(self):
         proc = run("--gen", "chain:100", "--algo", "lab01/", "--output", "csv")

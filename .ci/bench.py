@@ -235,11 +235,33 @@ def table(lab: str, results: list) -> list[str]:
     return rows
 
 
-def plot(lab: str, results: list, path: Path) -> None:
-    """A grouped bar chart of the median time per graph and algorithm (log scale)."""
+def pyplot():
+    """matplotlib's pyplot on its file-only backend (imported when a plot is drawn: it is optional)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    return plt
+
+
+def save(fig, path: Path) -> None:
+    """Writes fig to path (the format from its suffix) and frees it."""
+    fig.savefig(path, bbox_inches="tight")
+    pyplot().close(fig)
+
+
+def log_log(ax, xlabel: str, ylabel: str, title: str) -> None:
+    """Log scales on both axes, their labels, the title and the legend."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+
+
+def plot(lab: str, results: list, path: Path) -> None:
+    """A grouped bar chart of the median time per graph and algorithm (log scale)."""
+    plt = pyplot()
 
     graphs = [r for r in results if r["lab"] == lab]
     algos = list(dict.fromkeys(run["algorithm"] for r in graphs for run in r["runs"] if "median_ms" in run))
@@ -258,8 +280,7 @@ def plot(lab: str, results: list, path: Path) -> None:
     ax.set_ylabel("median time (ms, log scale)")
     ax.set_title(f"{lab}: time per graph and algorithm")
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path)
 
 
 def program_arguments(arguments: list[str], data_dir: str) -> tuple[list[str], list[str]]:
@@ -326,9 +347,7 @@ def plot_levels(lab: str, results: list, path: Path) -> bool:
     """Time per iteration against the vertices an iteration expands, one point per graph and
     level-synchronous algorithm that counts them (a BFS: the reached vertices, each once): the
     fixed cost of a level is the floor under every point."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     points = {}
     for r in results:
@@ -350,22 +369,15 @@ def plot_levels(lab: str, results: list, path: Path) -> bool:
         ax.scatter([x for x, _, _ in xy], [y for _, y, _ in xy], label=algo)
         for x, y, label in xy:
             ax.annotate(label, (x, y), fontsize="x-small", xytext=(3, 3), textcoords="offset points")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("vertices expanded per iteration (mean over the run)")
-    ax.set_ylabel("time per iteration (us, mean)")
-    ax.set_title(f"{lab}: time per level against frontier size")
-    ax.legend(fontsize="small")
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    log_log(ax, "vertices expanded per iteration (mean over the run)", "time per iteration (us, mean)",
+            f"{lab}: time per level against frontier size")
+    save(fig, path)
     return True
 
 
 def plot_reduce_bench(text: str, path: Path) -> bool:
     """Lab 04: the bandwidth of each reduction stage, CUB's and the CPU loop's against n."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     tables = [t for t in markdown_tables(text) if t[0] and t[0][0] == "method"]
     if not tables:
@@ -381,22 +393,15 @@ def plot_reduce_bench(text: str, path: Path) -> bool:
                 xs.append(n)
                 ys.append(n * 8 / (us * 1e3))  # 8-byte keys read once: GB/s
         ax.plot(xs, ys, marker="o", label=row[0], linestyle="--" if "CUB" in row[0] or "CPU" in row[0] else "-")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("keys n")
-    ax.set_ylabel("GB/s (8-byte keys read once / median time)")
-    ax.set_title("lab04: arg-min bandwidth per reduction stage, against CUB and a CPU loop")
-    ax.legend(fontsize="small")
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    log_log(ax, "keys n", "GB/s (8-byte keys read once / median time)",
+            "lab04: arg-min bandwidth per reduction stage, against CUB and a CPU loop")
+    save(fig, path)
     return True
 
 
 def plot_stream_bench(text: str, path: Path) -> bool:
     """Lab 05: the speedups against n, with and without streams, and the timeline of round 1."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     tables = markdown_tables(text)
     sizes = next((t for t in tables if t[0] and t[0][0] == "vertices"), None)
@@ -439,16 +444,13 @@ def plot_stream_bench(text: str, path: Path) -> bool:
         right.set_xlabel("ms after the run started")
         right.set_title("lab05: the timeline of one run per version and K")
         right.legend(fontsize="x-small", loc="lower right")
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path)
     return True
 
 
 def plot_locality_bench(text: str, path: Path) -> bool:
     """Lab 07: time against k for 1, 2 and 4 vertices per thread, one panel per graph (Fig. 4's shape)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     # One section per invocation, from its "graph:" line; its first k-by-v/t table is the sweep.
     sweeps = []
@@ -469,8 +471,7 @@ def plot_locality_bench(text: str, path: Path) -> bool:
         ax.set_title(graph, fontsize="small")
         ax.legend(fontsize="x-small")
     fig.suptitle("lab07: k against vertices per thread (blind launches)")
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path)
     return True
 
 
@@ -480,9 +481,7 @@ def plot_adds_trace(text: str, path: Path) -> bool:
     column per trace file that adds-bench --trace named in text."""
     import csv
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     # The CSV files lie beside the plot (adds-bench wrote them into the --out directory).
     names = re.findall(r"^\(the dynamic row's trace, \d+ decisions, is in (.+)\)$", text, re.M)
@@ -509,8 +508,7 @@ def plot_adds_trace(text: str, path: Path) -> bool:
         bottom.set_xlabel("manager pass")
         bottom.legend(fontsize="x-small")
     fig.suptitle("lab09: the manager's delta decisions (dynamic delta)")
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path)
     return True
 
 

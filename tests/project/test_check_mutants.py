@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Tests of check_mutants.py's verdict over runs in a row (--repeat), on lab 01
+(CPU) mutants of a built tree: a mutant every run catches is verified; one
+whose must-fail test passes in a single run is reported as caught only
+sometimes, and one never caught as a test too weak. The runs themselves are
+simulated (a real race needs a GPU; check_mutants.py's runs are the
+grader's, tested in test_grade.py): this tests the verdict over them.
+
+    test_check_mutants.py --build-dir BUILD
+"""
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import sys
+import unittest
+import unittest.mock
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("check_mutants", REPO / "tests" / "project" / "check_mutants.py")
+check_mutants = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(check_mutants)
+
+BUILD: Path = Path()  # set by main()
+MUTANT = ("lab01_serial", "bellman_ford_without_early_exit")
+
+
+class Repeat(unittest.TestCase):
+    def check(self, passes_in_runs: set[int], repeat: int = 3) -> tuple[int, str, str]:
+        """check_mutants on MUTANT with --repeat; in the runs numbered in passes_in_runs
+        (1-based) its tests are made to pass. Returns the status, stdout and stderr."""
+        calls = [0]
+        must_fail = next(m for m in json.loads(check_mutants.MUTANTS.read_text())[MUTANT[0]]
+                         if m["name"] == MUTANT[1])["must_fail"]
+
+        def run_variants(runner, programs, gpu_jobs, only=None):
+            # The mutant's must-fail tests, failing as a caught mutant's do, or passing in the chosen runs.
+            self.assertEqual(list(programs), [MUTANT])
+            calls[0] += 1
+            status = "passed" if calls[0] in passes_in_runs else "failed"
+            return {MUTANT: {t: check_mutants.grade.Result(MUTANT[0], t, 0.0, "visible", status=status)
+                             for t in must_fail}}
+
+        argv = ["check_mutants.py", "--build-dir", str(BUILD), "--hidden-graphs", str(REPO / "datasets" / "tiny"),
+                "--lab", MUTANT[0], "--mutant", MUTANT[1], "--repeat", str(repeat)]
+        out, err = io.StringIO(), io.StringIO()
+        with unittest.mock.patch.object(check_mutants, "run_variants", run_variants), \
+                unittest.mock.patch.object(sys, "argv", argv), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = check_mutants.main()
+        self.assertEqual(calls[0], repeat, "one set of test runs per --repeat")
+        return status, out.getvalue(), err.getvalue()
+
+    def test_caught_in_every_run_is_verified(self):
+        status, out, err = self.check(set())
+        self.assertEqual(status, 0, out + err)
+        self.assertIn("3 runs in a row: verified 1, not verifiable here 0, 0 problems", out)
+
+    def test_passing_in_one_run_is_caught_only_sometimes(self):
+        status, out, err = self.check({2})
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("in run 2 of 3: the test catches it only sometimes", err)
+        self.assertIn("verified 0", out)
+
+    def test_passing_in_every_run_is_a_test_too_weak(self):
+        status, _, err = self.check({1, 2, 3})
+        self.assertEqual(status, 1)
+        self.assertIn("in runs 1, 2, 3 of 3: the test is too weak", err)
+
+    def test_repeat_must_be_positive(self):
+        with unittest.mock.patch.object(sys, "argv", ["check_mutants.py", "--build-dir", str(BUILD), "--repeat", "0"]), \
+                contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as exit_:
+            check_mutants.main()
+        self.assertEqual(exit_.exception.code, 2)
+
+
+def main() -> int:
+    global BUILD
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", required=True, type=Path)
+    args, rest = parser.parse_known_args()
+    BUILD = args.build_dir
+    result = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2).result
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -76,6 +76,8 @@ constexpr unsigned kMaxWorkers = 1024;    // the manager's idle bitmap: 32 lanes
 constexpr unsigned kTrace = 4096;         // delta decisions kept
 constexpr unsigned kLocal = 1024;         // a worker's list of same-bucket improvements
 constexpr unsigned kWarpDegree = 32;      // items of higher out-degree are expanded by a whole warp
+constexpr unsigned kBlockDegree = 1024;   // and of higher still, by the whole block
+constexpr unsigned kHubs = 32;            // such items a block sets aside at a time
 constexpr unsigned kAheadPages = 2;       // pages mapped to a bucket past its reservations
 constexpr unsigned kSwitchesPerDecision = 8;
 constexpr dist_t kDynamicRange = 16;      // a dynamic delta stays within [delta / 16, delta x 16]
@@ -279,15 +281,25 @@ struct Chunk {
   unsigned local_bucket;  // improvements into it stay in the block (kBuckets: none)
 };
 
-// Whether item v is to be expanded, and at which distance (*dv): not if it
-// is a stale copy, already expanded at its current distance. *again: v was
-// expanded before (at a larger distance).
-__device__ bool claim(const Run& r, vertex_t v, dist_t* dv, bool* again) {
-  cuda::atomic_ref<dist_t, cuda::thread_scope_device> expanded_at(r.expanded_at[v]);
+// Whether item v is to be expanded, and at which distance (*dv), with its
+// arcs [*begin, *end): not if it is a stale copy, already expanded at its
+// current distance. *again: v was expanded before (at a larger distance).
+__device__ bool claim(const Run& r, vertex_t v, dist_t* dv, edge_t* begin, edge_t* end, bool* again) {
+  // The arcs' range is loaded with the two distances, not after the
+  // check: one round trip less on the path of every expansion.
+  *begin = r.offsets[v];
+  *end = r.offsets[v + 1];
   *dv = load_dist(r.dist, v);
-  const dist_t before = expanded_at.load(cuda::memory_order_relaxed);
+  dist_t before = load_dist(r.expanded_at, v);
   if (*dv >= before) return false;
-  expanded_at.store(*dv, cuda::memory_order_relaxed);  // two copies racing here both expand: harmless
+  if (*end - *begin > kWarpDegree) {
+    // A warp or the block will offer its many arcs: an atomic makes the claim
+    // exclusive, so that two copies racing at one distance do not both.
+    before = sssp::cuda::atomic_min_dist(&r.expanded_at[v], *dv);
+    if (*dv >= before) return false;
+  } else {
+    store_relaxed(&r.expanded_at[v], *dv);  // two copies racing here both expand: a few arcs, harmless
+  }
   *again = before != sssp::kInfinity;
   return true;
 }
@@ -297,7 +309,9 @@ __device__ bool claim(const Run& r, vertex_t v, dist_t* dv, bool* again) {
 // chunk's local bucket and the list has room, else published into its bucket.
 __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& local, vertex_t w, dist_t offer) {
   // BEGIN SOLUTION task 4: a worker relaxes an arc and routes the improved vertex
-  if (offer >= load_dist(r.dist, w)) return;  // most offers lose: skip the atomic
+  // Straight to the atomic: a plain load first would skip the losing
+  // offers' atomics but add a round trip to the winners' path (measured
+  // slower on the roads).
   if (offer >= sssp::cuda::atomic_min_dist(&r.dist[w], offer)) return;
   const unsigned b = bucket_of(offer, c.head_lo, c.delta, c.head, r.buckets_used);
   if (b == c.local_bucket) {
@@ -309,54 +323,101 @@ __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& l
   }
   publish(r, w, b);
   // SKELETON
-  // // TODO(task 4): skip the offer unless it is below load_dist(r.dist, w);
-  // // lower dist[w] with sssp::cuda::atomic_min_dist and stop unless this
-  // // offer won. Then b = bucket_of(offer, c.head_lo, c.delta, c.head,
-  // // r.buckets_used): if b == c.local_bucket and atomicAdd(local.count, 1)
-  // // gives a slot below kLocal, store w there; otherwise publish(r, w, b).
+  // // TODO(task 4): lower dist[w] with sssp::cuda::atomic_min_dist and
+  // // stop unless this offer won. Then b = bucket_of(offer, c.head_lo,
+  // // c.delta, c.head, r.buckets_used): if b == c.local_bucket and
+  // // atomicAdd(local.count, 1) gives a slot below kLocal, store w there;
+  // // otherwise publish(r, w, b).
   // SSSP_DEVICE_TODO(9, 4, "a worker relaxes an arc and routes the improved vertex");
   // END SOLUTION
 }
 
-// Expands `count` items, item i given by item(i): a thread per item, and a
-// whole warp, arc by arc, for an item of high out-degree (a hub's arcs would
-// otherwise serialise one thread). Called by the whole block.
+// Offers v's distance dv along its arcs [begin, end), arc begin + rank
+// first, then every stride-th: a warp's or the block's share of a hub. Stops
+// once dist[v] drops below dv: whoever lowered it has queued v again, and that
+// expansion's offers beat these (a hub is often improved while it is expanded).
+__device__ void expand_arcs(const Run& r, const Chunk& c, const LocalList& local, vertex_t v, dist_t dv, edge_t begin,
+                            edge_t end, unsigned rank, unsigned stride) {
+  for (edge_t e = begin + rank; e < end; e += stride) {
+    if (load_dist(r.dist, v) < dv) return;
+    relax_and_route(r, c, local, r.targets[e], dv + r.weights[e]);
+  }
+}
+
+// An item of more than kBlockDegree arcs, set aside for the whole block.
+struct Hub {
+  vertex_t v;
+  dist_t dv;
+  edge_t begin, end;
+};
+
+// A worker block's hubs set aside by expand(), in shared memory.
+struct HubList {
+  Hub* items;       // kHubs slots
+  unsigned* count;  // may pass kHubs: a hub that did not fit was expanded by its warp
+};
+
+// Expands `count` items, item i given by item(i), in three tiers by
+// out-degree so that one hub does not serialise on one thread or one warp:
+// a thread expands an item of at most kWarpDegree arcs, a warp one of at
+// most kBlockDegree, and the rest are set aside in `hubs` for the whole block
+// (expand_hubs, after the caller's next barrier: no barrier here, so that the
+// block's warps need not wait for each other). Called by the whole block.
 template <class Item>
-__device__ void expand(const Run& r, const Chunk& c, const LocalList& local, unsigned count, Item item,
-                       bool from_local, ChunkWork& work) {
+__device__ void expand(const Run& r, const Chunk& c, const LocalList& local, const HubList& hubs, unsigned count,
+                       Item item, bool from_local, ChunkWork& work) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
   for (unsigned first = 0; first < count; first += blockDim.x) {
     const unsigned i = first + threadIdx.x;
     bool claimed = false;
     bool again = false;
+    vertex_t v = 0;
     dist_t dv = 0;
     edge_t begin = 0, end = 0;
     if (i < count) {
-      const vertex_t v = item(i);
-      claimed = claim(r, v, &dv, &again);
+      v = item(i);
+      claimed = claim(r, v, &dv, &begin, &end, &again);
       if (claimed) {
-        begin = r.offsets[v];
-        end = r.offsets[v + 1];
         ++work.expansions;
         work.repeats += again ? 1 : 0;
         work.local += from_local ? 1 : 0;
         work.arcs += static_cast<unsigned>(end - begin);
       }
     }
-    unsigned hubs = warp.ballot(claimed && end - begin > kWarpDegree);
-    while (hubs != 0) {
-      const unsigned src = __ffs(hubs) - 1;
-      hubs &= hubs - 1;
-      const edge_t hub_begin = warp.shfl(begin, src), hub_end = warp.shfl(end, src);
-      const dist_t hub_dist = warp.shfl(dv, src);
-      for (edge_t e = hub_begin + warp.thread_rank(); e < hub_end; e += 32) {
-        relax_and_route(r, c, local, r.targets[e], hub_dist + r.weights[e]);
-      }
-    }
     if (claimed && end - begin <= kWarpDegree) {
       for (edge_t e = begin; e < end; ++e) relax_and_route(r, c, local, r.targets[e], dv + r.weights[e]);
     }
+    bool set_aside = false;
+    if (claimed && end - begin > kBlockDegree) {
+      const unsigned slot = atomicAdd(hubs.count, 1u);
+      if (slot < kHubs) {
+        hubs.items[slot] = Hub{v, dv, begin, end};
+        set_aside = true;
+      }
+    }
+    // Warp tier: each of the warp's items in turn, by all 32 lanes.
+    unsigned warp_items = warp.ballot(claimed && !set_aside && end - begin > kWarpDegree);
+    while (warp_items != 0) {
+      const unsigned src = __ffs(warp_items) - 1;
+      warp_items &= warp_items - 1;
+      expand_arcs(r, c, local, warp.shfl(v, src), warp.shfl(dv, src), warp.shfl(begin, src), warp.shfl(end, src),
+                  warp.thread_rank(), 32);
+    }
   }
+}
+
+// Expands the hubs the last expand() set aside, each by the whole block, and
+// empties the list. Called by the whole block, after a barrier that follows
+// that expand(); returns after a barrier when there were any.
+__device__ void expand_hubs(const Run& r, const Chunk& c, const LocalList& local, const HubList& hubs) {
+  const unsigned n = min(*hubs.count, kHubs);
+  if (n == 0) return;
+  for (unsigned h = 0; h < n; ++h) {
+    const Hub hub = hubs.items[h];
+    expand_arcs(r, c, local, hub.v, hub.dv, hub.begin, hub.end, threadIdx.x, blockDim.x);
+  }
+  __syncthreads();  // the list read, and the hubs' pushes counted in local.count, before anyone goes on
+  if (threadIdx.x == 0) *hubs.count = 0;
 }
 
 // Adds a block's per-thread counters into `total`, one atomic per counter per warp.
@@ -382,6 +443,9 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
   __shared__ unsigned long long s_word;
   __shared__ vertex_t s_local[2][kLocal];
   __shared__ unsigned s_local_count[2];
+  __shared__ Hub s_hubs[kHubs];
+  __shared__ unsigned s_hub_count;
+  const HubList hubs{s_hubs, &s_hub_count};
   while (true) {
     if (threadIdx.x == 0) {
       // One thread polls, backing off, so that idle blocks do not flood the
@@ -401,6 +465,7 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
       cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
       s_word = word;
       s_local_count[0] = 0;
+      s_hub_count = 0;
     }
     __syncthreads();
     const unsigned long long word = s_word;
@@ -414,13 +479,15 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
                   r.local_rounds > 0 ? b : kBuckets};
     const vertex_t* items = r.pool + std::uint64_t{page} * kPage + start % kPage;
     ChunkWork work{};
-    expand(r, c, LocalList{s_local[0], &s_local_count[0]}, count, [&](unsigned i) { return __ldcg(&items[i]); },
-           false, work);
+    expand(r, c, LocalList{s_local[0], &s_local_count[0]}, hubs, count,
+           [&](unsigned i) { return __ldcg(&items[i]); }, false, work);
     // Same-bucket improvements continue here, without a trip through the
     // manager, alternating between the two lists.
     for (unsigned round = 0;; ++round) {
       const unsigned cur = round % 2;
       __syncthreads();
+      // The hubs the last expand() set aside; their improvements join list cur.
+      expand_hubs(r, c, LocalList{s_local[cur], &s_local_count[cur]}, hubs);
       const unsigned n = min(s_local_count[cur], kLocal);
       if (n == 0) break;
       if (threadIdx.x == 0) s_local_count[cur ^ 1] = 0;
@@ -433,8 +500,8 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
         }
         break;
       }
-      expand(r, c, LocalList{s_local[cur ^ 1], &s_local_count[cur ^ 1]}, n, [&](unsigned i) { return list[i]; },
-             true, work);
+      expand(r, c, LocalList{s_local[cur ^ 1], &s_local_count[cur ^ 1]}, hubs, n,
+             [&](unsigned i) { return list[i]; }, true, work);
     }
     add_work(r.work, work);
     __syncthreads();

@@ -656,7 +656,7 @@ __device__ __noinline__ void manager(const Run& r) {
 // that neither's register needs are the other's, and the parameters are
 // __grid_constant__, so that both read them in place rather than from a copy
 // on the stack. At most 48 registers keeps 5 worker blocks per SM (ptxas,
-// CUDA 13, sm_90: 48 registers, 4 bytes of spills in the worker, about 180
+// CUDA 13, sm_90: 48 registers, 8 bytes of spills in the worker, about 180
 // in the manager's warp), the occupancy the prototype was measured at.
 __global__ void __launch_bounds__(kBlock, 5) adds_kernel(const __grid_constant__ Run r) {
   if (blockIdx.x == 0) {

@@ -30,8 +30,10 @@
 // Why the answer is right: a distance only drops, by atomicMin, to a real
 // path length, and whoever lowers dist[w] makes sure w is expanded later at
 // that distance or below: it publishes w into a bucket, or keeps it in its
-// block's list and expands or publishes it before the chunk completes. A
-// published slot is handed out once its wcc says it is written; a chunk's
+// block's list and expands or publishes it before the chunk completes. So
+// an expansion may skip a copy already expanded at its distance, and a warp
+// or block may stop expanding a hub once its distance is beaten: the thread
+// that beat it owes a better expansion. A published slot is handed out once its wcc says it is written; a chunk's
 // cwc is counted only after every push it caused is reserved. The run ends
 // when, twice in a row, every worker is idle and every bucket has
 // read == resv: nothing is waiting and nothing can be published any more, so
@@ -77,7 +79,7 @@ constexpr unsigned kTrace = 4096;         // delta decisions kept
 constexpr unsigned kLocal = 1024;         // a worker's list of same-bucket improvements
 constexpr unsigned kWarpDegree = 32;      // items of higher out-degree are expanded by a whole warp
 constexpr unsigned kBlockDegree = 1024;   // and of higher still, by the whole block
-constexpr unsigned kHubs = 32;            // such items a block sets aside at a time
+constexpr unsigned kHubs = 32;            // such items one expand() sets aside; more go to their warps
 constexpr unsigned kAheadPages = 2;       // pages mapped to a bucket past its reservations
 constexpr unsigned kSwitchesPerDecision = 8;
 constexpr dist_t kDynamicRange = 16;      // a dynamic delta stays within [delta / 16, delta x 16]
@@ -136,7 +138,7 @@ struct Run {
   const vertex_t* targets;
   const weight_t* weights;
   dist_t* dist;
-  dist_t* expanded_at;  // per vertex: the distance it was last expanded at (kInfinity: never)
+  dist_t* expanded_at;  // per vertex: the distance of its last claim (kInfinity: never claimed)
   // queue
   Bucket* buckets;      // kBuckets
   unsigned* mapped;     // kBuckets: slots below it have a page (manager writes, release)
@@ -408,7 +410,9 @@ __device__ void expand(const Run& r, const Chunk& c, const LocalList& local, con
 
 // Expands the hubs the last expand() set aside, each by the whole block, and
 // empties the list. Called by the whole block, after a barrier that follows
-// that expand(); returns after a barrier when there were any.
+// that expand(); returns after a barrier when there were any. Thread 0
+// empties the list after that barrier, so the caller passes another barrier
+// before the next expand() (the worker's round loop does).
 __device__ void expand_hubs(const Run& r, const Chunk& c, const LocalList& local, const HubList& hubs) {
   const unsigned n = min(*hubs.count, kHubs);
   if (n == 0) return;
@@ -773,7 +777,7 @@ struct AddsSssp::Impl {
         delta0(o.delta != 0 ? o.delta : start_delta(g, o.c)),
         average_degree(g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices()),
         pages(o.pool_pages != 0 ? o.pool_pages : pool_pages_for(g)),
-        grid(resident_grid()),
+        grid((require_arc_index_room(g), resident_grid())),
         graph((require_memory(g, pages, grid), g)),
         dist(n, "distances"),
         expanded_at(n, "expanded-at distances"),
@@ -812,6 +816,15 @@ struct AddsSssp::Impl {
                              std::to_string(o.pool_pages));
     }
     return o;
+  }
+
+  // A warp or block steps its arc index (32 bits, edge_t) up to kBlock past a
+  // hub's last arc before the loop test fails: that must not wrap.
+  static void require_arc_index_room(const CsrGraph& g) {
+    if (std::uint64_t{g.num_edges()} > sssp::kMaxEdges - kBlock) {
+      throw sssp::InputError("ADDS: " + sssp::describe(g) + " has more than 2^32 - 1 - " + std::to_string(kBlock) +
+                             " arcs, the most its 32-bit arc index can step through");
+    }
   }
 
   static void require_memory(const CsrGraph& g, unsigned pages, unsigned grid) {

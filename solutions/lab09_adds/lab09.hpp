@@ -158,7 +158,8 @@ class AddsSssp {
   /// page pool ran out (never a silent loss of work), the watchdog fired, or
   /// a bucket passed 2^32 - 2^20 reservations, with the queue's state; sssp::NotImplemented when a skeleton's device
   /// task ran. Counters: iterations = manager passes, vertices_processed =
-  /// items expanded, edges_relaxed = their arcs, kernel_launches = 1,
+  /// items expanded, edges_relaxed = their arcs (all of them, also for a hub
+  /// whose expansion stopped early: an upper bound), kernel_launches = 1,
   /// host_syncs = 1 (the end). device_ms: the launch, by CUDA events.
   [[nodiscard]] SsspResult run(vertex_t source);
   /// Delta at the start of every run.

@@ -62,10 +62,11 @@ struct DeviceCoo {
 };
 
 /// dist[v] read as a relaxed device-scope atomic: without tearing and without
-/// a stale L1 copy while other threads lower it. Relaxation kernels read a
-/// distance before offering to it, so that most losing offers skip the
-/// atomic; a stale (larger) value would let them through (on an H100 plain
-/// loads made lab 07 twice as slow).
+/// a stale L1 copy while other threads lower it. Most relaxation kernels of
+/// the course read a distance before offering to it, so that most losing
+/// offers skip the atomic; a stale (larger) value would let them through (on
+/// an H100 plain loads made lab 07 twice as slow). Lab 09 offers straight to
+/// the atomic: there the read was a round trip on every winner's path.
 __device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
   return ::cuda::atomic_ref<const dist_t, ::cuda::thread_scope_device>(dist[v]).load(::cuda::memory_order_relaxed);
 }

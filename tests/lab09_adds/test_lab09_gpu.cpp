@@ -4,10 +4,10 @@
 // cycles, parallel arcs, a vertex lowered after it was expanded, offers
 // clipped to the last bucket (delta 1 with weights up to 1000), many offers
 // to one vertex at once, a 60,000-way star, a 150,000-long chain, power-law
-// hubs, and every setting of the manager (open buckets, buckets in use, local
-// rounds, static and dynamic delta). A run that stalls is stopped by the
-// manager's watchdog and reported with the queue's state, and every test runs
-// under the grader's timeout. Every test needs a GPU and is skipped, with the
+// hubs, 40 hubs improved at once, and every setting of the manager (open
+// buckets, buckets in use, local rounds, static and dynamic delta). A run
+// that stalls is stopped by the manager's watchdog and reported with the
+// queue's state, and every test runs under the grader's timeout. Every test needs a GPU and is skipped, with the
 // reason, without one.
 #include <algorithm>
 #include <cstdint>
@@ -121,6 +121,28 @@ NamedGraph zero_cycles_and_parallel_arcs() {
 NamedGraph improved_while_clipped() {
   return named("vertex 1 reached at 1000 (clipped to the last bucket), then lowered to 3",
                sssp::test::hand_graph(5, Arcs{{0, 1, 1000}, {0, 2, 1}, {2, 3, 1}, {3, 1, 1}, {1, 4, 1}}));
+}
+
+// 40 hubs of 1,100 arcs each (more than a warp expands; the whole block
+// does), which the source's one expansion improves together: with local
+// rounds they are claimed in one expand() of its block, whose hub list holds
+// 32, so 8 go to their warps. Every hub has leaves of its own, so a hub set
+// aside and never expanded, or lost when the list is full, leaves its 1,100
+// leaves unreached. Small enough for the sanitizers.
+NamedGraph more_hubs_than_the_list_holds() {
+  constexpr vertex_t kHubCount = 40;
+  constexpr vertex_t kLeavesPerHub = 1100;
+  Arcs arcs;
+  for (vertex_t h = 0; h < kHubCount; ++h) {
+    const vertex_t hub = 1 + h;
+    arcs.emplace_back(0, hub, h + 1);
+    for (vertex_t j = 0; j < kLeavesPerHub; ++j) {
+      const vertex_t leaf = 1 + kHubCount + h * kLeavesPerHub + j;
+      arcs.emplace_back(hub, leaf, 1 + (h * 7919u + j * 104729u) % 1000);
+    }
+  }
+  return named("40 hubs of 1,100 arcs, all improved by the source at once, each with leaves of its own",
+               sssp::test::hand_graph(1 + kHubCount + kHubCount * kLeavesPerHub, arcs));
 }
 
 NamedGraph generated(std::string name, const sssp::EdgeList& edges) { return named(std::move(name), sssp::to_csr(edges)); }
@@ -255,6 +277,14 @@ TEST(Adds, RmatScale16NeverHangs) {
       generated("R-MAT scale 16, edge factor 16", sssp::make_rmat(16, 16, sssp::WeightPolicy::uniform(1, 1000, 5), 5));
   expect_correct({&rmat}, AddsOptions{}, 2);
   expect_correct({&rmat}, options(0, 2, 32, true), 1);
+}
+
+// Hubs claimed together, more than the block's list holds: with local rounds
+// (one block, one expand()) and without (every hub through the queue).
+TEST(Adds, MoreHubsThanABlockSetsAside) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = more_hubs_than_the_list_holds();
+  for (const unsigned local_rounds : {32u, 0u}) expect_correct({&g}, options(kHugeDelta, 2, local_rounds), 1);
 }
 
 // Running out of queue pages stops the run with an error that says so; it

@@ -173,6 +173,11 @@ def main() -> int:
         print(f"no mutants were built in {args.build_dir} (graded_tests.json lists none"
               f"{' of ' + ', '.join(args.lab) if args.lab else ''}{named})", file=sys.stderr)
         return 1
+    missing = sorted(p.path for ps in programs.values() for p in ps if not Path(p.path).exists())
+    if missing:
+        print(f"{len(missing)} mutant test programs are not built in {args.build_dir}, e.g. {missing[0]}: "
+              f"build them first (cmake --build {args.build_dir}, or name their targets)", file=sys.stderr)
+        return 1
     by_sanitizer = {key: ps for key, ps in programs.items() if mutants[key[0]][key[1]].get("caught_by") == "sanitizer"}
     by_tests = {key: ps for key, ps in programs.items() if key not in by_sanitizer}
     jobs = run_variants(runner, by_tests, args.gpu_jobs)

@@ -2,7 +2,8 @@
 """Tests of check_mutants.py's verdict over runs in a row (--repeat), on lab 01
 (CPU) mutants of a built tree: a mutant every run catches is verified; one
 whose must-fail test passes in a single run is reported as caught only
-sometimes, and one never caught as a test too weak. The runs themselves are
+sometimes, and one never caught as a test too weak; a mutant whose test
+program was not built is named as such. The runs themselves are
 simulated (a real race needs a GPU; check_mutants.py's runs are the
 grader's, tested in test_grade.py): this tests the verdict over them.
 
@@ -68,6 +69,18 @@ class Repeat(unittest.TestCase):
         status, _, err = self.check({1, 2, 3})
         self.assertEqual(status, 1)
         self.assertIn("in runs 1, 2, 3 of 3: the test is too weak", err)
+
+    def test_a_mutant_not_built_is_named(self):
+        # Not a crash inside the grader's program listing: which program is missing, and what to do.
+        absent = {MUTANT: [check_mutants.grade.Program(str(BUILD / "no-such-mutant-test-program"), "cpu")]}
+        argv = ["check_mutants.py", "--build-dir", str(BUILD), "--lab", MUTANT[0], "--mutant", MUTANT[1]]
+        err = io.StringIO()
+        with unittest.mock.patch.object(check_mutants, "variant_programs", lambda *args: absent), \
+                unittest.mock.patch.object(sys, "argv", argv), contextlib.redirect_stderr(err):
+            status = check_mutants.main()
+        self.assertEqual(status, 1)
+        self.assertIn("not built", err.getvalue())
+        self.assertIn("no-such-mutant-test-program", err.getvalue())
 
     def test_repeat_must_be_positive(self):
         with unittest.mock.patch.object(sys, "argv", ["check_mutants.py", "--build-dir", str(BUILD), "--repeat", "0"]), \

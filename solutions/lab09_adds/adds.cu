@@ -33,11 +33,12 @@
 // block's list and expands or publishes it before the chunk completes. So
 // an expansion may skip a copy already expanded at its distance, and a warp
 // or block may stop expanding a hub once its distance is beaten: the thread
-// that beat it owes a better expansion. A published slot is handed out once its wcc says it is written; a chunk's
-// cwc is counted only after every push it caused is reserved. The run ends
-// when, twice in a row, every worker is idle and every bucket has
-// read == resv: nothing is waiting and nothing can be published any more, so
-// every arc satisfies dist[w] <= dist[v] + w(v, w), the Bellman-Ford fixpoint.
+// that beat it owes a better expansion. A published slot is handed out once
+// its wcc says it is written; a chunk's cwc is counted only after every push
+// it caused is reserved. The run ends when, twice in a row, every worker is
+// idle and every bucket has read == resv: nothing is waiting and nothing can
+// be published any more, so every arc satisfies dist[w] <= dist[v] + w(v, w),
+// the Bellman-Ford fixpoint.
 // Why no wait hangs is argued, wait by wait, in the handout.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>

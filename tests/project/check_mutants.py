@@ -36,6 +36,7 @@ import concurrent.futures
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -84,6 +85,28 @@ def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gp
             for key, ps in programs.items()}
     runner.run_all([job for variant_jobs in jobs.values() for job in variant_jobs], gpu_workers=gpu_jobs)
     return {key: {r.name: r for _, r in variant_jobs} for key, variant_jobs in jobs.items()}
+
+
+def timed_out(results: dict[str, grade.Result], caught: list[str]) -> str:
+    """", N of them by the grader's timeout" when some tests caught their
+    mutant only by running out of time (each repeat of those costs the full
+    timeout: the first thing to look at when the runs are slow)."""
+    slow = [t for t in caught if results[t].status == "timeout"]
+    return f", {len(slow)} of them by the {grade.TEST_TIMEOUT:g} s timeout ({', '.join(slow)})" if slow else ""
+
+
+def run_line(number: int, runs: int, results: dict[tuple[str, str], dict[str, grade.Result]],
+             must_fail: dict[tuple[str, str], list[str]], seconds: float) -> str:
+    """One run's progress line: how many mutants all their must_fail tests
+    caught in it, which of those tests passed (the mutant escaped), and how
+    long the run took."""
+    chosen = {key: [by_test[t] for t in must_fail[key] if t in by_test] for key, by_test in results.items()}
+    escaped = sorted(f"{key[0]}/{key[1]}: {r.name}" for key, rs in chosen.items() for r in rs if r.status == "passed")
+    slow = sum(r.status == "timeout" for rs in chosen.values() for r in rs)
+    caught = sum(all(r.status in ("failed", "timeout") for r in rs) for rs in chosen.values())
+    return (f"run {number} of {runs}: {caught} of {len(chosen)} mutants caught by all their must_fail tests"
+            + (f" ({slow} tests by the timeout)" if slow else "") + f", {seconds:.0f} s"
+            + "".join(f"\n  passed: {e}" for e in escaped))
 
 
 def summarise(what: str, problems: list[str], verified: int, unverifiable: int) -> int:
@@ -180,7 +203,10 @@ def main() -> int:
         return 1
     by_sanitizer = {key: ps for key, ps in programs.items() if mutants[key[0]][key[1]].get("caught_by") == "sanitizer"}
     by_tests = {key: ps for key, ps in programs.items() if key not in by_sanitizer}
+    must_fail_of = {key: mutants[key[0]][key[1]]["must_fail"] for key in by_tests}
+    start = time.monotonic()
     jobs = run_variants(runner, by_tests, args.gpu_jobs)
+    first_seconds = time.monotonic() - start
 
     problems, verified, unverifiable = check_sanitizer_mutants(args, runner, mutants, by_sanitizer)
     for (lab, name), results in jobs.items():
@@ -189,12 +215,18 @@ def main() -> int:
         for test in must_fail:
             if test not in results:
                 problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix mutants.json)")
-        print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} graded tests"
-              f" (must fail: {', '.join(must_fail)})")
-    # Each run's verdict on the must_fail tests; runs after the first repeat only those.
-    runs = [jobs] + [run_variants(runner, by_tests, args.gpu_jobs,
-                                  only={key: mutants[key[0]][key[1]]["must_fail"] for key in by_tests})
-                     for _ in range(args.repeat - 1)]
+        print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} graded tests{timed_out(results, caught)}"
+              f" (must fail: {', '.join(must_fail)})", flush=True)
+    # Each run's verdict on the must_fail tests; runs after the first repeat only
+    # those. One line per run, as it ends: a machine that limits how long a
+    # command may run shows how far it got, and what each run cost.
+    runs = [jobs]
+    if args.repeat > 1 and by_tests:
+        print(run_line(1, args.repeat, jobs, must_fail_of, first_seconds), flush=True)
+    for number in range(2, args.repeat + 1):
+        start = time.monotonic()
+        runs.append(run_variants(runner, by_tests, args.gpu_jobs, only=must_fail_of))
+        print(run_line(number, args.repeat, runs[-1], must_fail_of, time.monotonic() - start), flush=True)
     for lab, name in jobs:
         must_fail = [t for t in mutants[lab][name]["must_fail"] if t in jobs[(lab, name)]]
         if len(must_fail) < len(mutants[lab][name]["must_fail"]):

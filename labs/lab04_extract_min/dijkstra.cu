@@ -110,15 +110,19 @@ struct ExtractMinDijkstra::Impl {
   // One round of Algorithm 1: ExtractMin, then Relax.
   void launch_round(Counters& work) {
     // A vertex comes out of Q once, so a right host loop ends within
-    // num_vertices + rounds_per_check rounds. One that lets a settled vertex
-    // back into Q never ends: say so at twice that bound (slack for a loop
-    // that looks a little late), instead of running until a timeout.
+    // num_vertices + rounds_per_check rounds. A Relax that lets a settled
+    // vertex back into Q, or a loop that does not stop at the first infinite
+    // minimum, never ends: say so at twice that bound (slack for a loop that
+    // looks a little late) instead of running until a timeout. An unfinished
+    // kernel is reported first: it may be the reason.
     const std::uint64_t most_rounds = 2 * (std::uint64_t{graph.num_vertices} + options.rounds_per_check);
     if (work.iterations >= most_rounds) {
+      device_todo().check();
       throw sssp::AlgorithmError("ExtractMin Dijkstra: " + std::to_string(most_rounds) + " rounds on a graph of " +
-                                 std::to_string(graph.num_vertices) + " vertices, each extracting at most one: a "
-                                 "vertex came out of Q again (does Relax skip settled heads? does the host loop stop "
-                                 "at the first infinite minimum?)");
+                                 std::to_string(graph.num_vertices) + " vertices, where a right loop needs at most " +
+                                 std::to_string(most_rounds / 2) + ": either a settled vertex came out of Q again "
+                                 "(does Relax skip settled heads?) or the host loop does not stop at the first "
+                                 "infinite minimum");
     }
     const unsigned block = options.block_size;
     extract_min<<<extract_blocks, block>>>(tentative.data(), graph.num_vertices, block_results.data(),

@@ -122,7 +122,9 @@ class ExtractMinDijkstra {
   ExtractMinDijkstra& operator=(const ExtractMinDijkstra&) = delete;
 
   /// Distances from `source` (sssp::kInfinity where unreachable). Throws
-  /// sssp::InvalidSource for a bad source. Counters: iterations = rounds
+  /// sssp::InvalidSource for a bad source, and sssp::AlgorithmError past
+  /// 2 x (vertices + rounds_per_check) rounds (a settled vertex came out of Q
+  /// again, or the loop does not stop). Counters: iterations = rounds
   /// launched (including the no-op rounds after the last extraction),
   /// vertices_processed = vertices extracted, kernel_launches = every launch
   /// including initialisation, host_syncs = looks at the result. device_ms:

@@ -13,5 +13,11 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "sanitizer test skipped: no GPU visible (nvidia-smi -L failed)"
   exit 77
 fi
+filter="$only-DeliberateErrors.*:*.RoadNetwork*:*.PowerLaw*$skip"
+# A filter that selects nothing would pass having checked nothing.
+if [ "$only" != "*" ] && ! "$program" --gtest_filter="$filter" --gtest_list_tests | grep -q '^  '; then
+  echo "run_sanitizer.sh: '$only' selects no test of $program" >&2
+  exit 1
+fi
 exec "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 \
-  "$program" --gtest_filter="$only-DeliberateErrors.*:*.RoadNetwork*:*.PowerLaw*$skip" --gtest_brief=1
+  "$program" --gtest_filter="$filter" --gtest_brief=1

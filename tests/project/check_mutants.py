@@ -88,25 +88,35 @@ def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gp
 
 
 def timed_out(results: dict[str, grade.Result], caught: list[str]) -> str:
-    """", N of them by the grader's timeout" when some tests caught their
-    mutant only by running out of time (each repeat of those costs the full
-    timeout: the first thing to look at when the runs are slow)."""
+    """The note ", N of them by the grader's timeout" when some tests caught
+    their mutant only by running out of time (each repeat of those costs the
+    whole timeout: the first thing to look at when the runs are slow)."""
     slow = [t for t in caught if results[t].status == "timeout"]
     return f", {len(slow)} of them by the {grade.TEST_TIMEOUT:g} s timeout ({', '.join(slow)})" if slow else ""
 
 
 def run_line(number: int, runs: int, results: dict[tuple[str, str], dict[str, grade.Result]],
              must_fail: dict[tuple[str, str], list[str]], seconds: float) -> str:
-    """One run's progress line: how many mutants all their must_fail tests
-    caught in it, which of those tests passed (the mutant escaped), and how
+    """One run's progress line over the mutants' must_fail tests: how many
+    mutants they all caught, how many escaped (one of them passed: named),
+    how many could not be judged (a test skipped or did not run), and how
     long the run took."""
-    chosen = {key: [by_test[t] for t in must_fail[key] if t in by_test] for key, by_test in results.items()}
-    escaped = sorted(f"{key[0]}/{key[1]}: {r.name}" for key, rs in chosen.items() for r in rs if r.status == "passed")
-    slow = sum(r.status == "timeout" for rs in chosen.values() for r in rs)
-    caught = sum(all(r.status in ("failed", "timeout") for r in rs) for rs in chosen.values())
-    return (f"run {number} of {runs}: {caught} of {len(chosen)} mutants caught by all their must_fail tests"
-            + (f" ({slow} tests by the timeout)" if slow else "") + f", {seconds:.0f} s"
-            + "".join(f"\n  passed: {e}" for e in escaped))
+    caught = escaped = unjudged = slow = 0
+    passed = []
+    for key, by_test in results.items():
+        statuses = [by_test[t].status if t in by_test else "not run" for t in must_fail[key]]
+        slow += statuses.count("timeout")
+        passed += [f"{key[0]}/{key[1]}: {t}" for t, st in zip(must_fail[key], statuses) if st == "passed"]
+        if "passed" in statuses:
+            escaped += 1
+        elif statuses and all(st in ("failed", "timeout") for st in statuses):
+            caught += 1
+        else:
+            unjudged += 1
+    return (f"run {number} of {runs}: {caught} of {len(results)} mutants caught, {escaped} escaped, "
+            f"{unjudged} not judged here (a must_fail test skipped or did not run)"
+            + (f"; {slow} tests caught by the timeout" if slow else "") + f"; {seconds:.0f} s"
+            + "".join(f"\n  passed: {e}" for e in sorted(passed)))
 
 
 def summarise(what: str, problems: list[str], verified: int, unverifiable: int) -> int:
@@ -223,7 +233,7 @@ def main() -> int:
     runs = [jobs]
     if args.repeat > 1 and by_tests:
         print(run_line(1, args.repeat, jobs, must_fail_of, first_seconds), flush=True)
-    for number in range(2, args.repeat + 1):
+    for number in range(2, args.repeat + 1 if by_tests else 2):
         start = time.monotonic()
         runs.append(run_variants(runner, by_tests, args.gpu_jobs, only=must_fail_of))
         print(run_line(number, args.repeat, runs[-1], must_fail_of, time.monotonic() - start), flush=True)

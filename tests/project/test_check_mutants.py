@@ -29,11 +29,12 @@ MUTANT = ("lab01_serial", "bellman_ford_without_early_exit")
 
 
 class Repeat(unittest.TestCase):
-    def check(self, passes_in_runs: set[int], repeat: int = 3,
-              timeouts_in_runs: frozenset[int] = frozenset()) -> tuple[int, str, str]:
+    def check(self, passes_in_runs: set[int], repeat: int = 3, timeouts_in_runs: frozenset[int] = frozenset(),
+              skips_in_runs: frozenset[int] = frozenset()) -> tuple[int, str, str]:
         """check_mutants on MUTANT with --repeat; in the runs numbered in passes_in_runs
         (1-based) its tests are made to pass, in those of timeouts_in_runs to run
-        out of time. Returns the status, stdout and stderr."""
+        out of time, in those of skips_in_runs to skip. Returns the status, stdout
+        and stderr."""
         calls = [0]
         must_fail = next(m for m in json.loads(check_mutants.MUTANTS.read_text())[MUTANT[0]]
                          if m["name"] == MUTANT[1])["must_fail"]
@@ -43,7 +44,8 @@ class Repeat(unittest.TestCase):
             self.assertEqual(list(programs), [MUTANT])
             calls[0] += 1
             status = ("passed" if calls[0] in passes_in_runs
-                      else "timeout" if calls[0] in timeouts_in_runs else "failed")
+                      else "timeout" if calls[0] in timeouts_in_runs
+                      else "skipped" if calls[0] in skips_in_runs else "failed")
             return {MUTANT: {t: check_mutants.grade.Result(MUTANT[0], t, 0.0, "visible", status=status)
                              for t in must_fail}}
 
@@ -76,8 +78,8 @@ class Repeat(unittest.TestCase):
     def test_each_run_reports_as_it_ends(self):
         # A run cut short by a machine's time limit still shows how far it got.
         _, out, _ = self.check({2})
-        self.assertIn("run 1 of 3: 1 of 1 mutants caught by all their must_fail tests", out)
-        self.assertIn("run 2 of 3: 0 of 1 mutants caught by all their must_fail tests", out)
+        self.assertIn("run 1 of 3: 1 of 1 mutants caught, 0 escaped, 0 not judged here", out)
+        self.assertIn("run 2 of 3: 0 of 1 mutants caught, 1 escaped, 0 not judged here", out)
         self.assertIn(f"  passed: {MUTANT[0]}/{MUTANT[1]}: ", out)
         self.assertLess(out.index("run 2 of 3"), out.index("run 3 of 3"))
 
@@ -86,7 +88,13 @@ class Repeat(unittest.TestCase):
         status, out, err = self.check(set(), timeouts_in_runs=frozenset({1, 2, 3}))
         self.assertEqual(status, 0, out + err)
         self.assertIn(f"by the {check_mutants.grade.TEST_TIMEOUT:g} s timeout", out)
-        self.assertRegex(out, r"run 3 of 3: 1 of 1 mutants caught by all their must_fail tests \(\d+ tests by the timeout\)")
+        self.assertRegex(out, r"run 3 of 3: 1 of 1 mutants caught, 0 escaped, 0 not judged here .*; \d+ tests caught by the timeout")
+
+    def test_a_skipped_run_is_not_judged_not_escaped(self):
+        # A must_fail test that skipped (no GPU here) neither caught nor freed the mutant.
+        _, out, _ = self.check(set(), repeat=2, skips_in_runs=frozenset({2}))
+        self.assertIn("run 2 of 2: 0 of 1 mutants caught, 0 escaped, 1 not judged here", out)
+        self.assertIn("not verifiable here", out)
 
     def test_a_mutant_not_built_is_named(self):
         # Not a crash inside the grader's program listing: which program is missing, and what to do.

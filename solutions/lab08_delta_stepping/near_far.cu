@@ -16,10 +16,11 @@
 //    decides on its own whether it is a near round, a split or idle. The host
 //    only queues launches, rounds_per_check at a time, and looks whether the
 //    run is done; it never decides anything, so it never has to wait.
-//  - Lists, counts and loop state rotate through three copies by launch
-//    number: launch L reads copy L, appends to copy L+1 (emptied by launch
-//    L-1) and empties copy L+2 for its successor. Two copies would need a
-//    barrier between the reads of one launch and the reset for the next.
+//  - Near lists, their counts and loop state rotate through three copies by
+//    launch number: launch L reads copy L, appends to copy L+1 (emptied by
+//    launch L-1) and empties copy L+2 for its successor; the far piles rotate
+//    the same way by split number. Two copies would need a barrier between
+//    the reads of one launch and the reset for the next.
 //  - Deduplication keeps every list within n entries: a vertex enters a
 //    launch's next near list once (a stamp holds the launch that queued it),
 //    the far pile once (a mark), and a stale copy of a vertex, one already

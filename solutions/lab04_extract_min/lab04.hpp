@@ -80,7 +80,7 @@ struct ReduceOptions {
 class ArgMinReduction {
  public:
   /// Uploads `keys` (synchronously) and allocates the scratch space. Throws
-  /// sssp::InputError for an empty array, more than 2^32 - 1 keys or an
+  /// sssp::InputError for an empty array, 2^32 - 1 or more keys or an
   /// illegal block size, sssp::CudaError without a usable GPU.
   explicit ArgMinReduction(std::span<const dist_t> keys, ReduceOptions options = {});
   ~ArgMinReduction();

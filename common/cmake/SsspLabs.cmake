@@ -37,6 +37,13 @@ endif()
 # tests/grade.py --submission grades (grade.py always sets it).
 set(SSSP_LABS_DIR "${PROJECT_SOURCE_DIR}/labs" CACHE PATH "Directory of the student's labs")
 set(SSSP_TEST_TIMEOUT 60 CACHE STRING "Per-test timeout in seconds (an endless loop must not hang grading)")
+# A CTest test that runs GPU processes claims one slot of the resource "gpus"
+# per process it runs at a time. A plain ctest ignores the claims; .ci/gpu
+# hands ctest a resource spec file (--gpu-slots), so that a parallel run keeps
+# that many GPU processes at most: processes that time-slice one GPU slow
+# down far more than in proportion (a task-map test took 22 s beside its
+# lab's tests and 260 s in the whole suite at 16 jobs, H100, 2026-11-25).
+set(SSSP_GPU_SLOT "gpus:1")
 
 function(sssp_add_lab lab kind)
   cmake_parse_arguments(ARG "" "" "SOURCES;PROGRAMS" ${ARGN})
@@ -115,10 +122,15 @@ function(sssp_add_lab_tests lab kind)
   if(kind STREQUAL "gpu")
     set_property(GLOBAL APPEND PROPERTY SSSP_GPU_TEST_PROGRAMS test_${lab}_${kind}_solution)
   endif()
+  set(gpu_slot "")
+  if(kind STREQUAL "gpu")
+    set(gpu_slot RESOURCE_GROUPS ${SSSP_GPU_SLOT})
+  endif()
   gtest_discover_tests(test_${lab}_${kind}_solution
     TEST_PREFIX "${lab}.${kind}.solution."
     DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS "${lab};${kind};solution"
+               ${gpu_slot}
                TIMEOUT ${SSSP_TEST_TIMEOUT}
                SKIP_REGULAR_EXPRESSION ".  SKIPPED . "
                ENVIRONMENT "SSSP_HIDDEN_GRAPHS=${PROJECT_SOURCE_DIR}/datasets/tiny")
@@ -206,7 +218,11 @@ function(sssp_add_given_code_test lab name)
   target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
   sssp_set_warnings(${exe})
   set(labels project ${lab} ${ARG_LABELS})
+  set(gpu_slot "")
+  if("gpu" IN_LIST ARG_LABELS)
+    set(gpu_slot RESOURCE_GROUPS ${SSSP_GPU_SLOT})
+  endif()
   gtest_discover_tests(${exe} TEST_PREFIX "${lab}.${name}." DISCOVERY_MODE PRE_TEST
-                       PROPERTIES LABELS "${labels}" TIMEOUT ${SSSP_TEST_TIMEOUT}
+                       PROPERTIES LABELS "${labels}" ${gpu_slot} TIMEOUT ${SSSP_TEST_TIMEOUT}
                                   SKIP_REGULAR_EXPRESSION ".  SKIPPED . ")
 endfunction()

@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 #include "lab03.hpp"
 #include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/host_flag.cuh"
 #include "sssp/cuda/timed_run.cuh"
+#include "sssp/errors.hpp"
 
 namespace lab03 {
 
@@ -93,6 +95,8 @@ struct EdgeDijkstra::Impl {
   DeviceBuffer<dist_t> dist;
   DeviceBuffer<std::uint32_t> settled_round;
   sssp::cuda::DeviceWord<dist_t> round_min;
+  /// Round minimums read in this run (read_round_minimum).
+  std::uint64_t minimum_reads = 0;
 
   Impl(const CsrGraph& g, Options o)
       : graph(g),
@@ -100,6 +104,23 @@ struct EdgeDijkstra::Impl {
         dist(g.num_vertices(), "distances"),
         settled_round(g.num_vertices(), "settled rounds") {
     sssp::cuda::require_block_size(options.block_size);
+  }
+
+  /// Waits for find_round_minimum and returns the round's minimum. A right
+  /// loop reads it at most n + 1 times (every round settles a vertex, then
+  /// the minimum is infinite), so a further read means a round settled
+  /// nothing and the loop would never end: it names an unfinished kernel, if
+  /// one ran, else throws sssp::AlgorithmError.
+  dist_t read_round_minimum() {
+    const dist_t minimum = round_min.read();
+    if (++minimum_reads > std::uint64_t{graph.num_vertices} + 1) {
+      device_todo().check();
+      throw sssp::AlgorithmError("edge-based Dijkstra: round " + std::to_string(minimum_reads - 1) +
+                                 " on a graph of " + std::to_string(graph.num_vertices) +
+                                 " vertices, and every right round settles one: a round settled nothing (does "
+                                 "settle_round_minimum settle every unsettled vertex at the minimum?)");
+    }
+    return minimum;
   }
 };
 
@@ -118,8 +139,9 @@ SsspResult EdgeDijkstra::run(vertex_t source) {
     initialise<<<vertex_blocks, block>>>(n, source, s.dist.data(), s.settled_round.data(), s.round_min.device());
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;
+    s.minimum_reads = 0;
     // TODO(task 6): for round = 0, 1, ...: launch find_round_minimum, read
-    // the minimum with s.round_min.read(), stop if it is sssp::kInfinity,
+    // the minimum with s.read_round_minimum(), stop if it is sssp::kInfinity,
     // else launch settle_round_minimum and relax_settled_arcs with it. Count
     // iterations (rounds that settled something), kernel_launches and
     // host_syncs.

@@ -118,7 +118,8 @@ struct EdgeDijkstra::Impl {
       throw sssp::AlgorithmError("edge-based Dijkstra: round " + std::to_string(minimum_reads - 1) +
                                  " on a graph of " + std::to_string(graph.num_vertices) +
                                  " vertices, and every right round settles one: a round settled nothing (does "
-                                 "settle_round_minimum settle every unsettled vertex at the minimum?)");
+                                 "find_round_minimum skip settled vertices, and does settle_round_minimum "
+                                 "settle every unsettled vertex at the minimum?)");
     }
     return minimum;
   }

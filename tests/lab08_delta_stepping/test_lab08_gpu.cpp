@@ -333,11 +333,13 @@ TEST(DeltaStepping, ManyConcurrentOffersToOneVertex) {
   }
 }
 
+// One source per graph: a block-size bug does not depend on the source, and
+// each of Chen's runs costs a host read per light round.
 TEST(DeltaStepping, EveryBlockSize) {
   SSSP_REQUIRE_GPU();
   for (const unsigned block : {32u, 96u, 1024u}) {
-    expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated), chen(5, block));
-    expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner), chen(50, block));
+    expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated), chen(5, block), 1);
+    expect_correct<DeltaSteppingSssp>(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner), chen(50, block), 1);
   }
 }
 

@@ -117,14 +117,15 @@ void announce_run(const NamedGraph& g, vertex_t source, std::string_view note = 
 
 /// Runs `Solver` (a GPU lab class: constructed from a graph and options, with
 /// run(source) returning an sssp::SsspResult) on every non-empty graph from
-/// sample_sources(), one upload per graph, and asserts each answer matches
-/// the reference Dijkstra.
+/// sample_sources() (`sources_per_graph` of them), one upload per graph, and
+/// asserts each answer matches the reference Dijkstra.
 template <typename Solver, typename Options>
-void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, std::string_view hint, Options options) {
+void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, std::string_view hint, Options options,
+                    std::size_t sources_per_graph = 3) {
   for (const NamedGraph* g : graphs) {
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, options);  // one upload, several sources: the state must reset
-    for (const vertex_t source : sample_sources(g->graph)) {
+    for (const vertex_t source : sample_sources(g->graph, sources_per_graph)) {
       announce_run(*g, source);
       ASSERT_TRUE(matches_reference_sssp(*g, source, solver.run(source).values, hint))
           << "block size " << options.block_size;

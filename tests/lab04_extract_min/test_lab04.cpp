@@ -164,7 +164,7 @@ constexpr const char* kDijkstraHint =
     "heads; the host stops once an extracted key is infinite";
 
 void expect_dijkstra_on(const std::vector<const NamedGraph*>& graphs, lab04::DijkstraOptions options = {},
-                        std::size_t sources_per_graph = 3) {
+                        std::size_t sources_per_graph = sssp::test::kSampleSources) {
   sssp::test::expect_sssp_on<lab04::ExtractMinDijkstra>(graphs, kDijkstraHint, options, sources_per_graph);
 }
 

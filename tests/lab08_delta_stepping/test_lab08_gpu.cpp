@@ -102,7 +102,8 @@ NamedGraph named(std::string name, CsrGraph graph) { return {std::move(name), st
 // upload per graph, so every run must reset the state of the previous one)
 // and checks every answer. A nonzero o.delta must be the width used.
 template <typename Solver, typename Options>
-void expect_correct(const std::vector<const NamedGraph*>& graphs, const Options& o, std::size_t sources = 3) {
+void expect_correct(const std::vector<const NamedGraph*>& graphs, const Options& o,
+                    std::size_t sources = sssp::test::kSampleSources) {
   for (const NamedGraph* g : graphs) {
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, o);
@@ -120,7 +121,8 @@ void expect_correct(const std::vector<const NamedGraph*>& graphs, const Options&
 }
 
 template <typename Solver, typename Options>
-void expect_correct(const std::vector<NamedGraph>& graphs, const Options& o, std::size_t sources = 3) {
+void expect_correct(const std::vector<NamedGraph>& graphs, const Options& o,
+                    std::size_t sources = sssp::test::kSampleSources) {
   expect_correct<Solver>(sssp::test::pointers(graphs), o, sources);
 }
 

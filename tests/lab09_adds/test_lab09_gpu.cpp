@@ -73,7 +73,8 @@ AddsOptions options(dist_t delta, unsigned max_open = 2, unsigned local_rounds =
 // Runs ADDS with `o` on each graph from `sources` sample sources (one solver
 // per graph, so every run must reset the state of the previous one) and
 // checks every answer.
-void expect_correct(const std::vector<const NamedGraph*>& graphs, const AddsOptions& o, std::size_t sources = 3) {
+void expect_correct(const std::vector<const NamedGraph*>& graphs, const AddsOptions& o,
+                    std::size_t sources = sssp::test::kSampleSources) {
   for (const NamedGraph* g : graphs) {
     if (g->graph.num_vertices() == 0) continue;
     AddsSssp solver(g->graph, o);
@@ -85,7 +86,8 @@ void expect_correct(const std::vector<const NamedGraph*>& graphs, const AddsOpti
   }
 }
 
-void expect_correct(const std::vector<NamedGraph>& graphs, const AddsOptions& o, std::size_t sources = 3) {
+void expect_correct(const std::vector<NamedGraph>& graphs, const AddsOptions& o,
+                    std::size_t sources = sssp::test::kSampleSources) {
   expect_correct(sssp::test::pointers(graphs), o, sources);
 }
 

@@ -57,8 +57,12 @@ struct NamedGraph {
 /// parallel arcs, a source with no out-arcs, weights near 2^32).
 [[nodiscard]] const std::vector<NamedGraph>& standard_graphs();
 
-/// Sources worth testing on `g`: 0, the last vertex, and a few in between.
-[[nodiscard]] std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count = 3);
+/// How many sources the tests run per graph unless they say otherwise.
+inline constexpr std::size_t kSampleSources = 3;
+
+/// `count` sources worth testing on `g`, evenly spaced from 0 to the last
+/// vertex (just 0 when count is 1).
+[[nodiscard]] std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count = kSampleSources);
 
 /// The graph directory: the SSSP_DATA_DIR environment variable if set, else
 /// the SSSP_DATA_DIR the build was configured with.
@@ -121,7 +125,7 @@ void announce_run(const NamedGraph& g, vertex_t source, std::string_view note = 
 /// asserts each answer matches the reference Dijkstra.
 template <typename Solver, typename Options>
 void expect_sssp_on(const std::vector<const NamedGraph*>& graphs, std::string_view hint, Options options,
-                    std::size_t sources_per_graph = 3) {
+                    std::size_t sources_per_graph = kSampleSources) {
   for (const NamedGraph* g : graphs) {
     if (g->graph.num_vertices() == 0) continue;
     Solver solver(g->graph, options);  // one upload, several sources: the state must reset

@@ -104,9 +104,10 @@ struct AddsOptions {
   unsigned buckets = kBuckets;
   /// Buckets, head first, the manager assigns from in one pass: 1 to `buckets`.
   unsigned max_open = 2;
-  /// Rounds a worker block may expand same-bucket improvements itself before
-  /// it publishes the rest; 0: every improvement goes through the queue.
-  unsigned local_rounds = 32;
+  /// Same-bucket improvements a worker block may keep in its own list and
+  /// expand itself, per chunk, before it publishes the rest: 0 to 4096; 0:
+  /// every improvement goes through the queue.
+  unsigned local_items = 4096;
   /// Whether the manager moves delta during the run (task 5's next_delta,
   /// within [delta / 16, delta x 16], every 8 head-bucket switches).
   bool dynamic_delta = false;
@@ -116,6 +117,11 @@ struct AddsOptions {
   /// a run needs about 65 pages plus one per bucket it touches, and more as
   /// live items grow. Fewer than 65 always runs out (a test of the error path).
   unsigned pool_pages = 0;
+  /// Worker blocks to launch beside the manager: 0, as many as fit on the
+  /// GPU at once (at most 1024); or 1 to 1024, an error if that many do not
+  /// fit. One worker sees every chunk: the tests use it to build chunks of
+  /// many items.
+  unsigned workers = 0;
   /// The manager gives up, with a report of the queue, after this long with
   /// no progress at all (nothing reserved, completed or assigned); 0 never.
   unsigned watchdog_ms = 2000;

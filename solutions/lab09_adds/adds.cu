@@ -21,16 +21,17 @@
 // segments whose wcc is 32, and a partial segment whose wcc equals what was
 // reserved in it. It hands chunks of the open buckets (the head first) to
 // idle workers through one assignment word per worker. A worker expands its
-// chunk (task 4), keeps improvements that fall in the same bucket in a list
-// in shared memory and expands them itself for a few rounds (no trip through
-// the queue), then fences and adds the chunk to the bucket's cwc. The head
+// chunk (task 4) and keeps improvements that fall in the same bucket in a
+// list in shared memory, which its warps expand as soon as they are pushed,
+// with no barrier and no trip through the queue; then it fences and adds the
+// chunk to the bucket's cwc. The head
 // bucket retires when read == resv == cwc; every few retirements the manager
 // may move delta (task 5).
 //
 // Why the answer is right: a distance only drops, by atomicMin, to a real
 // path length, and whoever lowers dist[w] makes sure w is expanded later at
 // that distance or below: it publishes w into a bucket, or keeps it in its
-// block's list and expands or publishes it before the chunk completes. So
+// block's list, which is expanded to the last item before the chunk completes. So
 // an expansion may skip a copy already expanded at its distance, and a warp
 // or block may stop expanding a hub once its distance is beaten: the thread
 // that beat it owes a better expansion. A published slot is handed out once
@@ -77,7 +78,7 @@ constexpr unsigned kSegmentsPerPage = kPage / kSegment;
 constexpr unsigned kBlock = 256;          // a worker block: one item per thread at a time
 constexpr unsigned kMaxWorkers = 1024;    // the manager's idle bitmap: 32 lanes x 32 bits
 constexpr unsigned kTrace = 4096;         // delta decisions kept
-constexpr unsigned kLocal = 1024;         // a worker's list of same-bucket improvements
+constexpr unsigned kLocal = 4096;         // a worker's list of same-bucket improvements, per chunk
 constexpr unsigned kWarpDegree = 32;      // items of higher out-degree are expanded by a whole warp
 constexpr unsigned kBlockDegree = 1024;   // and of higher still, by the whole block
 constexpr unsigned kHubs = 32;            // such items one expand() sets aside; more go to their warps
@@ -161,7 +162,7 @@ struct Run {
   // options
   unsigned buckets_used;
   unsigned max_open;
-  unsigned local_rounds;
+  unsigned local_items;
   bool dynamic_delta;
   DeltaBounds bounds;
   double average_degree;
@@ -269,11 +270,26 @@ __device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsign
   // END SOLUTION
 }
 
-// A worker block's list of same-bucket improvements, in shared memory.
+// A worker block's list of same-bucket improvements, in shared memory: its
+// warps push to the end and pop from the front at the same time. A slot is
+// used once per chunk, so a popped slot is never overwritten while its
+// reader waits for it.
+constexpr vertex_t kUnwritten = 0xFFFFFFFFu;  // a slot reserved but not yet written
 struct LocalList {
-  vertex_t* items;  // kLocal slots
-  unsigned* count;  // may pass kLocal: what did not fit was published
+  vertex_t* items;  // kLocal slots, kUnwritten until written
+  unsigned* pushed; // slots reserved; may pass `limit`: those items were published instead
+  unsigned limit;   // slots this chunk may use: at most kLocal
 };
+
+// Keeps w in the block's list, if the chunk's share of it has room.
+__device__ bool keep_local(const LocalList& local, vertex_t w) {
+  const unsigned slot = atomicAdd(local.pushed, 1u);
+  if (slot >= local.limit) return false;
+  // Slots, and the list's counters, are read while other warps write them:
+  // atomics (on shared memory, cheap) say so to the compiler and to racecheck.
+  atomicExch(&local.items[slot], w);
+  return true;
+}
 
 // What a worker's chunk works with.
 struct Chunk {
@@ -317,20 +333,14 @@ __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& l
   // slower on the roads).
   if (offer >= sssp::cuda::atomic_min_dist(&r.dist[w], offer)) return;
   const unsigned b = bucket_of(offer, c.head_lo, c.delta, c.head, r.buckets_used);
-  if (b == c.local_bucket) {
-    const unsigned slot = atomicAdd(local.count, 1u);
-    if (slot < kLocal) {
-      local.items[slot] = w;
-      return;
-    }
-  }
+  if (b == c.local_bucket && keep_local(local, w)) return;
   publish(r, w, b);
   // SKELETON
   // // TODO(task 4): lower dist[w] with sssp::cuda::atomic_min_dist and
   // // stop unless this offer won. Then b = bucket_of(offer, c.head_lo,
   // // c.delta, c.head, r.buckets_used): if b == c.local_bucket and
-  // // atomicAdd(local.count, 1) gives a slot below kLocal, store w there;
-  // // otherwise publish(r, w, b).
+  // // keep_local(local, w) finds room, that is all; otherwise
+  // // publish(r, w, b).
   // SSSP_DEVICE_TODO(9, 4, "a worker relaxes an arc and routes the improved vertex");
   // END SOLUTION
 }
@@ -360,60 +370,80 @@ struct HubList {
   unsigned* count;  // may pass kHubs: a hub that did not fit was expanded by its warp
 };
 
-// Expands `count` items, item i given by item(i), in three tiers by
-// out-degree so that one hub does not serialise on one thread or one warp:
-// a thread expands an item of at most kWarpDegree arcs, a warp one of at
-// most kBlockDegree, and the rest are set aside in `hubs` for the whole block
-// (expand_hubs, after the caller's next barrier: no barrier here, so that the
-// block's warps need not wait for each other). Called by the whole block.
-template <class Item>
-__device__ void expand(const Run& r, const Chunk& c, const LocalList& local, const HubList& hubs, unsigned count,
-                       Item item, bool from_local, ChunkWork& work) {
+// One lane's item once claimed: expand it unless `claimed` is false.
+struct Claimed {
+  bool claimed = false;
+  vertex_t v = 0;
+  dist_t dv = 0;
+  edge_t begin = 0, end = 0;
+};
+
+// claim() for one lane's item, counting the expansion in `work`.
+__device__ Claimed claim_counted(const Run& r, vertex_t v, bool from_local, ChunkWork& work) {
+  Claimed it;
+  bool again = false;
+  it.v = v;
+  it.claimed = claim(r, v, &it.dv, &it.begin, &it.end, &again);
+  if (it.claimed) {
+    ++work.expansions;
+    work.repeats += again ? 1 : 0;
+    work.local += from_local ? 1 : 0;
+    work.arcs += static_cast<unsigned>(it.end - it.begin);
+  }
+  return it;
+}
+
+// Expands every lane's claimed item of at most kBlockDegree arcs, in two
+// tiers by out-degree, so that one item of many arcs does not serialise on
+// one thread: a lane expands its own item of at most kWarpDegree arcs, and
+// the whole warp, one after another, those of more. Called by the whole warp.
+__device__ void expand_lane_items(const Run& r, const Chunk& c, const LocalList& local, const Claimed& it) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
-  for (unsigned first = 0; first < count; first += blockDim.x) {
-    const unsigned i = first + threadIdx.x;
-    bool claimed = false;
-    bool again = false;
-    vertex_t v = 0;
-    dist_t dv = 0;
-    edge_t begin = 0, end = 0;
-    if (i < count) {
-      v = item(i);
-      claimed = claim(r, v, &dv, &begin, &end, &again);
-      if (claimed) {
-        ++work.expansions;
-        work.repeats += again ? 1 : 0;
-        work.local += from_local ? 1 : 0;
-        work.arcs += static_cast<unsigned>(end - begin);
-      }
-    }
-    if (claimed && end - begin <= kWarpDegree) {
-      for (edge_t e = begin; e < end; ++e) relax_and_route(r, c, local, r.targets[e], dv + r.weights[e]);
-    }
-    bool set_aside = false;
-    if (claimed && end - begin > kBlockDegree) {
-      const unsigned slot = atomicAdd(hubs.count, 1u);
-      if (slot < kHubs) {
-        hubs.items[slot] = Hub{v, dv, begin, end};
-        set_aside = true;
-      }
-    }
-    // Warp tier: each of the warp's items in turn, by all 32 lanes.
-    unsigned warp_items = warp.ballot(claimed && !set_aside && end - begin > kWarpDegree);
-    while (warp_items != 0) {
-      const unsigned src = __ffs(warp_items) - 1;
-      warp_items &= warp_items - 1;
-      expand_arcs(r, c, local, warp.shfl(v, src), warp.shfl(dv, src), warp.shfl(begin, src), warp.shfl(end, src),
-                  warp.thread_rank(), 32);
-    }
+  if (it.claimed && it.end - it.begin <= kWarpDegree) {
+    for (edge_t e = it.begin; e < it.end; ++e) relax_and_route(r, c, local, r.targets[e], it.dv + r.weights[e]);
+  }
+  unsigned warp_items = warp.ballot(it.claimed && it.end - it.begin > kWarpDegree);
+  while (warp_items != 0) {
+    const unsigned src = __ffs(warp_items) - 1;
+    warp_items &= warp_items - 1;
+    expand_arcs(r, c, local, warp.shfl(it.v, src), warp.shfl(it.dv, src), warp.shfl(it.begin, src),
+                warp.shfl(it.end, src), warp.thread_rank(), 32);
   }
 }
 
-// Expands the hubs the last expand() set aside, each by the whole block, and
-// empties the list. Called by the whole block, after a barrier that follows
-// that expand(); returns after a barrier when there were any. Thread 0
-// empties the list after that barrier, so the caller passes another barrier
-// before the next expand() (the worker's round loop does).
+// A lane's claimed item of more than kBlockDegree arcs goes to the block's
+// hub list, for the whole block (expand_hubs, after the caller's next
+// barrier), if the list has room; else the lane's warp expands it.
+__device__ void set_aside_if_hub(const HubList& hubs, Claimed& it) {
+  if (!it.claimed || it.end - it.begin <= kBlockDegree) return;
+  const unsigned slot = atomicAdd(hubs.count, 1u);
+  if (slot < kHubs) {
+    hubs.items[slot] = Hub{it.v, it.dv, it.begin, it.end};
+    it.claimed = false;  // set aside: the block expands it
+  }
+}
+
+// Expands a chunk's `count` items, item i given by item(i), in three tiers
+// by out-degree: hubs are set aside for the whole block, the rest go to
+// expand_lane_items(). No barrier, so that the block's warps need not wait
+// for each other. Called by the whole block.
+template <class Item>
+__device__ void expand(const Run& r, const Chunk& c, const LocalList& local, const HubList& hubs, unsigned count,
+                       Item item, ChunkWork& work) {
+  for (unsigned first = 0; first < count; first += blockDim.x) {
+    const unsigned i = first + threadIdx.x;
+    Claimed it;
+    if (i < count) it = claim_counted(r, item(i), false, work);
+    set_aside_if_hub(hubs, it);
+    expand_lane_items(r, c, local, it);
+  }
+}
+
+// Expands the hubs the chunk's expand() set aside, each by the whole block.
+// Called by the whole block, after a barrier that follows that expand(); when
+// there were any, returns after a barrier, so that every warp starts on the
+// block's list with the hubs' pushes in it. The list is emptied when the next
+// chunk starts.
 __device__ void expand_hubs(const Run& r, const Chunk& c, const LocalList& local, const HubList& hubs) {
   const unsigned n = min(*hubs.count, kHubs);
   if (n == 0) return;
@@ -421,8 +451,72 @@ __device__ void expand_hubs(const Run& r, const Chunk& c, const LocalList& local
     const Hub hub = hubs.items[h];
     expand_arcs(r, c, local, hub.v, hub.dv, hub.begin, hub.end, threadIdx.x, blockDim.x);
   }
-  __syncthreads();  // the list read, and the hubs' pushes counted in local.count, before anyone goes on
-  if (threadIdx.x == 0) *hubs.count = 0;
+  __syncthreads();
+}
+
+// The block's counters of its local list, in shared memory.
+struct LocalCounters {
+  unsigned* popped;    // slots taken by a warp
+  unsigned* expanded;  // slots whose item is expanded, with every push it made
+};
+
+// Each warp of the block runs this: pops up to 32 items of the block's list
+// at a time, as soon as they are pushed, and expands them (pushing more),
+// until every item kept in the list is expanded or published as a hub. No
+// block barrier: a chain of improvements moves on as soon as one arc's atomic
+// wins, not when the slowest thread of a round is done. A warp that finds the
+// list empty stays while other warps still expand (it would be correct to
+// leave, as the last warp drains its own pushes, but then a chain that fans
+// out would be left to one warp).
+__device__ void expand_local(const Run& r, const Chunk& c, const LocalList& local, const LocalCounters& counters,
+                             ChunkWork& work) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = warp.thread_rank();
+  const auto read = [](unsigned* word) { return atomicAdd(word, 0u); };
+  while (true) {
+    unsigned first = 0, taken = 0;
+    if (lane == 0) {
+      while (true) {
+        first = read(counters.popped);
+        const unsigned kept = min(read(local.pushed), local.limit);
+        if (first >= kept) break;
+        taken = min(kept - first, 32u);
+        if (atomicCAS(counters.popped, first, first + taken) == first) break;
+        taken = 0;
+      }
+    }
+    first = warp.shfl(first, 0);
+    taken = warp.shfl(taken, 0);
+    if (taken == 0) {
+      // Finished when every kept item is expanded. `expanded` is read before
+      // `pushed`: an item counted expanded had its pushes counted already.
+      const unsigned done = read(counters.expanded);
+      __threadfence_block();
+      if (done == min(read(local.pushed), local.limit)) return;
+      __nanosleep(32);
+      continue;
+    }
+    Claimed it;
+    if (lane < taken) {
+      // The pusher reserved this slot and writes it next, waiting on nothing.
+      vertex_t v;
+      while ((v = read(&local.items[first + lane])) == kUnwritten) {
+      }
+      if (r.offsets[v + 1] - r.offsets[v] > kBlockDegree) {
+        // A hub: published unclaimed, so that an idle block expands it now,
+        // instead of this block once its list is drained (twice the work on R-MAT).
+        publish(r, v, bucket_of(load_dist(r.dist, v), c.head_lo, c.delta, c.head, r.buckets_used));
+      } else {
+        it = claim_counted(r, v, true, work);
+      }
+    }
+    expand_lane_items(r, c, local, it);
+    warp.sync();
+    if (lane == 0) {
+      __threadfence_block();  // the warp's pushes, reserved in `pushed`, before its items count as expanded
+      atomicAdd(counters.expanded, taken);
+    }
+  }
 }
 
 // Adds a block's per-thread counters into `total`, one atomic per counter per warp.
@@ -442,15 +536,17 @@ __device__ void add_work(Work* total, const ChunkWork& mine) {
 }
 
 // A worker block: waits for a chunk, expands it and the same-bucket
-// improvements it leads to (up to local_rounds rounds), publishes the rest,
-// reports the chunk complete, and goes idle again; until told to leave.
+// improvements it leads to (up to local_items of them in its own list),
+// publishes the rest, reports the chunk complete, and goes idle again; until
+// told to leave.
 __device__ __noinline__ void worker(const Run& r, unsigned id) {
   __shared__ unsigned long long s_word;
-  __shared__ vertex_t s_local[2][kLocal];
-  __shared__ unsigned s_local_count[2];
+  __shared__ vertex_t s_local[kLocal];
+  __shared__ unsigned s_pushed, s_popped, s_expanded;
   __shared__ Hub s_hubs[kHubs];
   __shared__ unsigned s_hub_count;
   const HubList hubs{s_hubs, &s_hub_count};
+  for (unsigned i = threadIdx.x; i < kLocal; i += blockDim.x) s_local[i] = kUnwritten;
   while (true) {
     if (threadIdx.x == 0) {
       // One thread polls, backing off, so that idle blocks do not flood the
@@ -469,7 +565,9 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
       }
       cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
       s_word = word;
-      s_local_count[0] = 0;
+      s_pushed = 0;
+      s_popped = 0;
+      s_expanded = 0;
       s_hub_count = 0;
     }
     __syncthreads();
@@ -481,35 +579,20 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
     const unsigned page = page_of(r, b, start);  // a chunk never crosses a page
     const Control& control = *r.control;
     const Chunk c{load_relaxed(&control.head_lo), load_relaxed(&control.delta), load_relaxed(&control.head), b,
-                  r.local_rounds > 0 ? b : kBuckets};
+                  r.local_items > 0 ? b : kBuckets};
+    const LocalList local{s_local, &s_pushed, r.local_items};
     const vertex_t* items = r.pool + std::uint64_t{page} * kPage + start % kPage;
     ChunkWork work{};
-    expand(r, c, LocalList{s_local[0], &s_local_count[0]}, hubs, count,
-           [&](unsigned i) { return __ldcg(&items[i]); }, false, work);
-    // Same-bucket improvements continue here, without a trip through the
-    // manager, alternating between the two lists.
-    for (unsigned round = 0;; ++round) {
-      const unsigned cur = round % 2;
-      __syncthreads();
-      // The hubs the last expand() set aside; their improvements join list cur.
-      expand_hubs(r, c, LocalList{s_local[cur], &s_local_count[cur]}, hubs);
-      const unsigned n = min(s_local_count[cur], kLocal);
-      if (n == 0) break;
-      if (threadIdx.x == 0) s_local_count[cur ^ 1] = 0;
-      __syncthreads();
-      const vertex_t* list = s_local[cur];
-      if (round + 1 >= r.local_rounds) {  // out of rounds: the rest goes through the queue
-        for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
-          const vertex_t v = list[i];
-          publish(r, v, bucket_of(load_dist(r.dist, v), c.head_lo, c.delta, c.head, r.buckets_used));
-        }
-        break;
-      }
-      expand(r, c, LocalList{s_local[cur ^ 1], &s_local_count[cur ^ 1]}, hubs, n,
-             [&](unsigned i) { return list[i]; }, true, work);
-    }
+    expand(r, c, local, hubs, count, [&](unsigned i) { return __ldcg(&items[i]); }, work);
+    __syncthreads();  // the hubs set aside seen by every thread
+    expand_hubs(r, c, local, hubs);  // their improvements join the list
+    // Same-bucket improvements continue here, without a trip through the manager.
+    expand_local(r, c, local, LocalCounters{&s_popped, &s_expanded}, work);
+    __syncthreads();  // every warp back: the list is drained
+    const unsigned used = min(s_pushed, local.limit);  // final: nothing pushes any more
     add_work(r.work, work);
     __syncthreads();
+    for (unsigned i = threadIdx.x; i < used; i += blockDim.x) s_local[i] = kUnwritten;  // for the next chunk
     if (threadIdx.x == 0) {
       __threadfence();  // every push of this block (reserved in resv) before the chunk counts as complete
       atomicAdd(&r.buckets[b].cwc, count);
@@ -778,7 +861,7 @@ struct AddsSssp::Impl {
         delta0(o.delta != 0 ? o.delta : start_delta(g, o.c)),
         average_degree(g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices()),
         pages(o.pool_pages != 0 ? o.pool_pages : pool_pages_for(g)),
-        grid((require_arc_index_room(g), resident_grid())),
+        grid((require_arc_index_room(g), launch_grid(options.workers))),
         graph((require_memory(g, pages, grid), g)),
         dist(n, "distances"),
         expanded_at(n, "expanded-at distances"),
@@ -807,6 +890,14 @@ struct AddsSssp::Impl {
     if (o.max_open == 0 || o.max_open > o.buckets) {
       throw sssp::InputError("ADDS: open buckets must be 1 to buckets (" + std::to_string(o.buckets) + "), got " +
                              std::to_string(o.max_open));
+    }
+    if (o.workers > kMaxWorkers) {
+      throw sssp::InputError("ADDS: worker blocks must be 0 (as many as fit) to " + std::to_string(kMaxWorkers) +
+                             ", got " + std::to_string(o.workers));
+    }
+    if (o.local_items > kLocal) {
+      throw sssp::InputError("ADDS: local items must be 0 to " + std::to_string(kLocal) +
+                             " (a worker block's list), got " + std::to_string(o.local_items));
     }
     if (o.delta > (dist_t{1} << 62)) {
       throw sssp::InputError("ADDS: delta must be at most 2^62 (a wider bucket holds every distance anyway), got " +
@@ -840,8 +931,9 @@ struct AddsSssp::Impl {
 
   // Every block must be resident at once: the manager and the workers wait
   // on each other, so a block that waits for a free SM would never start.
-  // The cooperative launch refuses a grid larger than this.
-  static unsigned resident_grid() {
+  // The cooperative launch refuses a grid larger than this. `workers`: the
+  // option (0: as many as fit).
+  static unsigned launch_grid(unsigned workers) {
     const auto& gpu = sssp::cuda::query_device();
     if (!gpu.available) throw sssp::CudaError("ADDS needs a GPU: " + gpu.reason);
     int per_sm = 0;
@@ -849,7 +941,13 @@ struct AddsSssp::Impl {
     if (per_sm == 0) throw sssp::CudaError("ADDS: not one block of the kernel fits on an SM");
     const unsigned resident = static_cast<unsigned>(per_sm) * static_cast<unsigned>(gpu.multiprocessors);
     if (resident < 2) throw sssp::CudaError("ADDS needs room for a manager and a worker block at once");
-    return std::min(resident, kMaxWorkers + 1);
+    const unsigned most = std::min(resident, kMaxWorkers + 1);
+    if (workers == 0) return most;
+    if (workers > most - 1) {
+      throw sssp::InputError("ADDS: " + std::to_string(workers) + " worker blocks asked for, but only " +
+                             std::to_string(most - 1) + " fit on this GPU beside the manager");
+    }
+    return workers + 1;
   }
 
   // Empties the queue and puts the source in bucket 0, as if published: slot
@@ -915,7 +1013,7 @@ struct AddsSssp::Impl {
     r.trace_count = trace_count.data();
     r.buckets_used = options.buckets;
     r.max_open = options.max_open;
-    r.local_rounds = options.local_rounds;
+    r.local_items = options.local_items;
     r.dynamic_delta = options.dynamic_delta;
     r.bounds = bounds();
     r.average_degree = average_degree;

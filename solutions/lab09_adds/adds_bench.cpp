@@ -2,16 +2,16 @@
 // the CPU for the distances and the work to compare with, then ADDS with
 // (a) the reference's defaults, (b) a static delta = C x W / D for
 // C = 2^2 .. 2^9, (c) the paper's ablations: a dynamic delta, 2 buckets
-// instead of 32, one open bucket, no local rounds. Each row gives the delta
+// instead of 32, one open bucket, no local list. Each row gives the delta
 // at the start and at the end, the median time, MTEPS, the items expanded and
 // that work relative to Dijkstra's (each reachable vertex once), the share of
 // expansions that were repeats and that came from a block's local list, the
 // manager's passes and its head-bucket switches.
 //
 //   adds-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
-//              [--repeats R] [--c C] [--local-rounds L] [--trace FILE.csv]
+//              [--repeats R] [--c C] [--local-items L] [--trace FILE.csv]
 //
-// --c and --local-rounds set the defaults of the rows other than (b).
+// --c and --local-items set the defaults of the rows other than (b).
 // --trace writes the dynamic-delta row's manager trace (one line per delta
 // decision: pass, delta before and after, the signal, items held, buckets
 // open), for plotting how the manager thinks (the paper's Figs. 11 to 15).
@@ -81,8 +81,8 @@ void print_row(const std::string& setting, const Measured& m, std::uint64_t arcs
 
 std::string describe(const lab09::AddsOptions& o) {
   char text[160];
-  std::snprintf(text, sizeof text, "C = %g, %u buckets, %u open, %u local rounds, %s delta", o.c, o.buckets,
-                o.max_open, o.local_rounds, o.dynamic_delta ? "dynamic" : "static");
+  std::snprintf(text, sizeof text, "C = %g, %u buckets, %u open, %u local items, %s delta", o.c, o.buckets,
+                o.max_open, o.local_items, o.dynamic_delta ? "dynamic" : "static");
   return text;
 }
 
@@ -113,8 +113,8 @@ int run(int argc, char** argv) {
           defaults.c = static_cast<double>(sssp::bench::parse_count(v, "--c", 1u << 20));
           if (defaults.c == 0) throw sssp::InputError("--c must be at least 1");
         }},
-       {"--local-rounds",
-        [&](const std::string& v) { defaults.local_rounds = sssp::bench::parse_count(v, "--local-rounds", 1024); }},
+       {"--local-items",
+        [&](const std::string& v) { defaults.local_items = sssp::bench::parse_count(v, "--local-items", 4096); }},
        {"--trace", [&](const std::string& v) { trace_file = v; }}});
   if (args.block_size != sssp::bench::BenchArgs{}.block_size) {
     throw sssp::InputError("--block-size: ADDS's worker blocks are always 256 threads (one item per thread)");
@@ -165,8 +165,8 @@ int run(int argc, char** argv) {
   one_open.max_open = 1;
   row("1 open bucket", one_open);
   lab09::AddsOptions no_local = defaults;
-  no_local.local_rounds = 0;
-  row("no local rounds", no_local);
+  no_local.local_items = 0;
+  row("no local list", no_local);
 
   std::printf("\n(b) static delta = C x W / D\n\n%s\n", kHeader);
   for (unsigned c = 4; c <= 512; c *= 2) {

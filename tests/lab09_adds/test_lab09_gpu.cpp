@@ -5,7 +5,7 @@
 // clipped to the last bucket (delta 1 with weights up to 1000), many offers
 // to one vertex at once, a 60,000-way star, a 150,000-long chain, power-law
 // hubs, 40 hubs improved at once, and every setting of the manager (open
-// buckets, buckets in use, local rounds, static and dynamic delta). A run
+// buckets, buckets in use, local list size, static and dynamic delta). A run
 // that stalls is stopped by the manager's watchdog and reported with the
 // queue's state, and every test runs under the grader's timeout. Every test needs a GPU and is skipped, with the
 // reason, without one.
@@ -54,19 +54,21 @@ std::string describe(const AddsOptions& o, dist_t used) {
   } else {
     text << o.delta;
   }
-  text << ", " << o.buckets << " buckets, " << o.max_open << " open, " << o.local_rounds << " local rounds, "
+  text << ", " << o.buckets << " buckets, " << o.max_open << " open, " << o.local_items << " local items, "
        << (o.dynamic_delta ? "dynamic" : "static") << " delta";
+  if (o.workers != 0) text << ", " << o.workers << (o.workers == 1 ? " worker block" : " worker blocks");
   return text.str();
 }
 
-AddsOptions options(dist_t delta, unsigned max_open = 2, unsigned local_rounds = 32, bool dynamic = false,
-                    unsigned buckets = lab09::kBuckets) {
+AddsOptions options(dist_t delta, unsigned max_open = 2, unsigned local_items = 4096, bool dynamic = false,
+                    unsigned buckets = lab09::kBuckets, unsigned workers = 0) {
   AddsOptions o;
   o.delta = delta;
   o.max_open = max_open;
-  o.local_rounds = local_rounds;
+  o.local_items = local_items;
   o.dynamic_delta = dynamic;
   o.buckets = buckets;
+  o.workers = workers;
   return o;
 }
 
@@ -126,11 +128,12 @@ NamedGraph improved_while_clipped() {
 }
 
 // 40 hubs of 1,100 arcs each (more than a warp expands; the whole block
-// does), which the source's one expansion improves together: with local
-// rounds they are claimed in one expand() of its block, whose hub list holds
-// 32, so 8 go to their warps. Every hub has leaves of its own, so a hub set
-// aside and never expanded, or lost when the list is full, leaves its 1,100
-// leaves unreached. Small enough for the sanitizers.
+// does), which the source's one expansion improves together. A block's list
+// publishes the hubs it meets, so with one worker block they all come back
+// to it in one chunk, while its hub list holds 32: 8 go to their warps.
+// Every hub has leaves of its own, so a hub set aside and never expanded, or
+// lost when the list is full, leaves its 1,100 leaves unreached. Small
+// enough for the sanitizers.
 NamedGraph more_hubs_than_the_list_holds() {
   constexpr vertex_t kHubCount = 40;
   constexpr vertex_t kLeavesPerHub = 1100;
@@ -191,7 +194,7 @@ TEST(Adds, ZeroWeightCyclesAndParallelArcs) {
 TEST(Adds, LoweredAfterItWasExpanded) {
   SSSP_REQUIRE_GPU();
   const NamedGraph g = lowered_after_expanded();
-  for (const unsigned local_rounds : {0u, 32u}) expect_correct({&g}, options(10, 2, local_rounds), 1);
+  for (const unsigned local_items : {0u, 4096u}) expect_correct({&g}, options(10, 2, local_items), 1);
 }
 
 TEST(Adds, ImprovedWhileClippedToTheLastBucket) {
@@ -209,12 +212,16 @@ TEST(Adds, DeltaFromOneToHuge) {
 }
 
 // The manager's every setting: one open bucket or many, 2 buckets (Near-Far's
-// split) or 32, no local rounds (every improvement through the queue) or many.
+// split) or 32, no local list (every improvement through the queue), a list
+// of one item or 64 (most improvements overflow it and are published), or the
+// largest; one worker block (every chunk is its), two, or as many as fit.
 TEST(Adds, EveryManagerSetting) {
   SSSP_REQUIRE_GPU();
   const auto graphs = generated_graphs();
-  for (const AddsOptions& o : {options(0, 1, 0), options(0, 2, 0), options(0, 4, 1), options(0, 32, 8),
-                               options(0, 2, 8, false, 2), options(0, 1, 32, false, 2), options(0, 2, 1000)}) {
+  constexpr unsigned kAll = lab09::kBuckets;
+  for (const AddsOptions& o : {options(0, 1, 0), options(0, 2, 0), options(0, 4, 1), options(0, 32, 64),
+                               options(0, 2, 64, false, 2), options(0, 1, 4096, false, 2), options(0, 2, 4096),
+                               options(0, 2, 4096, false, kAll, 1), options(0, 2, 64, false, kAll, 2)}) {
     expect_correct(graphs, o, 2);
   }
 }
@@ -281,12 +288,16 @@ TEST(Adds, RmatScale16NeverHangs) {
   expect_correct({&rmat}, options(0, 2, 32, true), 1);
 }
 
-// Hubs claimed together, more than the block's list holds: with local rounds
-// (one block, one expand()) and without (every hub through the queue).
+// Hubs claimed together, more than the block's hub list holds: one worker
+// block, so that they come to it in one chunk, with a local list (the hubs go
+// through it) and without; then as many workers as fit (a chunk each).
 TEST(Adds, MoreHubsThanABlockSetsAside) {
   SSSP_REQUIRE_GPU();
   const NamedGraph g = more_hubs_than_the_list_holds();
-  for (const unsigned local_rounds : {32u, 0u}) expect_correct({&g}, options(kHugeDelta, 2, local_rounds), 1);
+  for (const unsigned local_items : {4096u, 0u}) {
+    expect_correct({&g}, options(kHugeDelta, 2, local_items, false, lab09::kBuckets, 1), 1);
+  }
+  expect_correct({&g}, options(kHugeDelta), 1);
 }
 
 // Running out of queue pages stops the run with an error that says so; it
@@ -298,7 +309,7 @@ TEST(Adds, PoolExhaustionIsAnError) {
       generated("star of 60,000", sssp::make_star(60000, sssp::WeightPolicy::uniform(1, 1000, 3)));
   AddsOptions o;
   o.pool_pages = 70;
-  o.local_rounds = 0;
+  o.local_items = 0;
   AddsSssp solver(star.graph, o);
   sssp::test::announce_run(star, 0, "70 pool pages: must stop with an error");
   try {

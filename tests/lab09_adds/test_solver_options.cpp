@@ -65,4 +65,13 @@ TEST(Lab09Options, RefusesAHugeDeltaAndPool) {
   expect_refused(o, "pool pages", "ADDS with 2^20 + 1 pool pages");
 }
 
+TEST(Lab09Options, RefusesALocalListOrWorkerCountTooLarge) {
+  lab09::AddsOptions o;
+  o.local_items = 4097;
+  expect_refused(o, "local items must be 0 to 4096", "ADDS with a local list of 4097");
+  o = {};
+  o.workers = 1025;
+  expect_refused(o, "worker blocks must be 0 (as many as fit) to 1024, got 1025", "ADDS with 1025 worker blocks");
+}
+
 }  // namespace

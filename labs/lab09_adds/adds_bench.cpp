@@ -9,9 +9,11 @@
 // manager's passes and its head-bucket switches.
 //
 //   adds-bench [--graph FILE | --gen SPEC] [--weights LO:HI[:SEED]] [--source V]
-//              [--repeats R] [--c C] [--local-items L] [--trace FILE.csv]
+//              [--repeats R] [--c C] [--open K] [--local-items L]
+//              [--trace FILE.csv]
 //
-// --c and --local-items set the defaults of the rows other than (b).
+// --c sets the defaults of the rows other than (b); --open (open buckets)
+// and --local-items set those of every row but the ablation that changes them.
 // --trace writes the dynamic-delta row's manager trace (one line per delta
 // decision: pass, delta before and after, the signal, items held, buckets
 // open), for plotting how the manager thinks (the paper's Figs. 11 to 15).
@@ -113,6 +115,11 @@ int run(int argc, char** argv) {
           defaults.c = static_cast<double>(sssp::bench::parse_count(v, "--c", 1u << 20));
           if (defaults.c == 0) throw sssp::InputError("--c must be at least 1");
         }},
+       {"--open",
+        [&](const std::string& v) {
+          defaults.max_open = sssp::bench::parse_count(v, "--open", lab09::kBuckets);
+          if (defaults.max_open == 0) throw sssp::InputError("--open must be at least 1");
+        }},
        {"--local-items",
         [&](const std::string& v) { defaults.local_items = sssp::bench::parse_count(v, "--local-items", 4096); }},
        {"--trace", [&](const std::string& v) { trace_file = v; }}});
@@ -160,6 +167,7 @@ int run(int argc, char** argv) {
   row("dynamic delta", dynamic);
   lab09::AddsOptions two = defaults;
   two.buckets = 2;
+  two.max_open = std::min(two.max_open, 2u);
   row("2 buckets (Near-Far's split)", two);
   lab09::AddsOptions one_open = defaults;
   one_open.max_open = 1;

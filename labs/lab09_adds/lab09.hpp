@@ -105,7 +105,8 @@ struct AddsOptions {
   /// Buckets, head first, the manager assigns from in one pass: 1 to `buckets`.
   unsigned max_open = 2;
   /// Same-bucket improvements a worker block may keep in its own list and
-  /// expand itself, per chunk, before it publishes the rest: 0 to 4096; 0:
+  /// expand itself, per chunk, before it publishes the rest: 0 to 4096,
+  /// rounded up to a multiple of 32 (the list's 32 parts by distance); 0:
   /// every improvement goes through the queue.
   unsigned local_items = 4096;
   /// Whether the manager moves delta during the run (task 5's next_delta,

@@ -487,15 +487,14 @@ __device__ void expand_hubs(const Run& r, const Chunk& c, const LocalList& local
 
 // Each warp of the block runs this: pops up to 32 items of the block's list
 // at a time, from its nearest part that holds any, as soon as they are
-// pushed, and expands them (pushing more),
-// until every item kept in the list is expanded or published as a hub. No
-// block barrier: a chain of improvements moves on as soon as one arc's atomic
-// wins, not when the slowest thread of a round is done. A warp that finds the
-// list empty stays while other warps still expand (it would be correct to
-// leave, as the last warp drains its own pushes, but then a chain that fans
-// out would be left to one warp).
-// `expanded`: the block's count of slots whose item is expanded, with every
-// push it made.
+// pushed, and expands them (pushing more), until every item kept in the list
+// is expanded or published as a hub. No block barrier: a chain of
+// improvements moves on as soon as one arc's atomic wins, not when the
+// slowest thread of a round is done. A warp that finds the list empty stays
+// while other warps still expand (it would be correct to leave, as the last
+// warp drains its own pushes, but then a chain that fans out would be left to
+// one warp). `expanded`: the block's count of slots whose item is expanded,
+// with every push it made.
 __device__ void expand_local(const Run& r, const Chunk& c, const LocalList& local, unsigned* expanded,
                              ChunkWork& work) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());

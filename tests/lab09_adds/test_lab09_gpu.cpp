@@ -214,7 +214,7 @@ TEST(Adds, DeltaFromOneToHuge) {
 // The manager's every setting: one open bucket or many, 2 buckets (Near-Far's
 // split) or 32, no local list (every improvement through the queue), a list
 // of one item or 64 (most improvements overflow it and are published), or the
-// largest; one worker block (every chunk is its), two, or as many as fit.
+// largest; one worker block (it takes every chunk), two, or as many as fit.
 TEST(Adds, EveryManagerSetting) {
   SSSP_REQUIRE_GPU();
   const auto graphs = generated_graphs();

@@ -1,15 +1,18 @@
 // Lab 09's given code (not student tasks): the solver's option checks. Bad
-// options are refused before any GPU work, so these tests need no GPU.
+// options are refused before any GPU work, so these tests need no GPU, but
+// the last: how many worker blocks fit is a question for the GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "lab09.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/weights.hpp"
+#include "sssp_test.hpp"
 
 namespace {
 
@@ -72,6 +75,28 @@ TEST(Lab09Options, RefusesALocalListOrWorkerCountTooLarge) {
   o = {};
   o.workers = 1025;
   expect_refused(o, "worker blocks must be 0 (as many as fit) to 1024, got 1025", "ADDS with 1025 worker blocks");
+}
+
+// Every block of the persistent launch must be resident at once, so more
+// worker blocks than fit beside the manager are refused by name, not launched
+// (a cooperative launch would fail with a CUDA error, a plain one would hang).
+// 1024 is more than an H100 holds (5 blocks on each of 132 SMs); a GPU that
+// holds them all must solve the chain instead.
+TEST(Lab09Options, RefusesMoreWorkerBlocksThanFitOnTheGpu) {
+  SSSP_REQUIRE_GPU();
+  lab09::AddsOptions o;
+  o.workers = 1024;
+  try {
+    lab09::AddsSssp solver(chain(), o);
+    const std::vector<sssp::dist_t> got = solver.run(0).values;
+    for (sssp::vertex_t v = 0; v < chain().num_vertices(); ++v) {
+      ASSERT_EQ(got.at(v), sssp::dist_t{v}) << "1024 worker blocks fit on this GPU, but the unit chain of 10 from "
+                                            << "source 0 came out wrong at vertex " << v;
+    }
+  } catch (const sssp::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("1024 worker blocks asked for, but only"), std::string::npos)
+        << "the message must say how many worker blocks were asked for and how many fit, it was: " << e.what();
+  }
 }
 
 }  // namespace

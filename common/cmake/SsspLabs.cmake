@@ -8,13 +8,22 @@
 #     file (e.g. reduce_bench.cpp) becomes an executable in bin/, linked with
 #     the lab: reduce-bench from labs/, reduce-bench-ref from solutions/.
 #
-#   sssp_add_lab_tests(<lab> <cpu|gpu> SOURCES <files>...)
+#     A lab with a binding (tests/<lab>/binding.cpp, see
+#     tests/support/rpc/api.hpp) also gets <lab>_worker_<flavour>: the
+#     process that runs that flavour's code for the isolated tests.
+#
+#   sssp_add_lab_tests(<lab> <cpu|gpu> SOURCES <files>... [GIVEN <files>...])
 #     Builds the lab's GoogleTest executable once per flavour. The solution's
 #     tests are registered with CTest, one process per test, with a timeout and
 #     the labels <lab>, <kind>, solution; datasets/tiny stands in for the hidden
 #     graphs, so no HiddenGraphs test skips there. Both flavours are listed in
 #     graded_tests.json in the build directory, which the grader reads, and so
 #     are the lab's mutants (tests/project/mutants.json), flavour mutant:<name>.
+#     With a binding, also test_<lab>_<kind>_isolated: the same tests linked
+#     with the binding's test side instead of any lab code, so every call to
+#     the lab goes to a worker process (grade.py's grading path). It holds no
+#     student code, only the lab's header and its GIVEN files (given code
+#     the tests use directly, from labs/<lab>/).
 #
 #   sssp_add_given_code_test(<lab> <name> SOURCES <files>... [LABELS <labels>...])
 #     Tests code a lab gives the student (option checks, data structures):
@@ -45,6 +54,22 @@ set(SSSP_TEST_TIMEOUT 60 CACHE STRING "Per-test timeout in seconds (an endless l
 # lab's tests and 260 s in the whole suite at 16 jobs, H100, 2026-11-25).
 set(SSSP_GPU_SLOT "gpus:1")
 
+# The worker that serves <lab>'s API from library <library> (<flavour> of the
+# lab), as <lab>_worker_<name>, listed in graded_tests.json.
+function(_sssp_add_worker lab name flavour library)
+  set(binding "${PROJECT_SOURCE_DIR}/tests/${lab}/binding.cpp")
+  if(NOT EXISTS "${binding}")
+    return()
+  endif()
+  set(exe ${lab}_worker_${name})
+  add_executable(${exe} "${SSSP_RPC_WORKER_MAIN}" "${binding}")
+  target_compile_definitions(${exe} PRIVATE SSSP_RPC_WORKER=1)
+  target_link_libraries(${exe} PRIVATE ${library} sssp_rpc)
+  set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/workers")
+  set_property(GLOBAL APPEND PROPERTY SSSP_WORKERS
+               "{\"lab\": \"${lab}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
+endfunction()
+
 function(sssp_add_lab lab kind)
   cmake_parse_arguments(ARG "" "" "SOURCES;PROGRAMS" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY SSSP_LABS "${lab}")
@@ -62,10 +87,11 @@ function(sssp_add_lab lab kind)
     list(TRANSFORM ARG_SOURCES PREPEND "${dir}/" OUTPUT_VARIABLE srcs)
     add_library(${lab}_${flavour} STATIC ${srcs})
     target_include_directories(${lab}_${flavour} PUBLIC "${dir}")
-    target_link_libraries(${lab}_${flavour} PUBLIC sssp_common)
+    target_link_libraries(${lab}_${flavour} PUBLIC sssp_core)
     if(kind STREQUAL "GPU")
       target_link_libraries(${lab}_${flavour} PUBLIC sssp_cuda)
     endif()
+    _sssp_add_worker(${lab} ${flavour} ${flavour} ${lab}_${flavour})
     if(flavour STREQUAL "student")
       sssp_set_warnings(${lab}_${flavour} NO_WERROR)
     else()
@@ -84,7 +110,7 @@ function(sssp_add_lab lab kind)
         string(APPEND exe "-ref")
       endif()
       add_executable(${exe} "${dir}/${program}")
-      target_link_libraries(${exe} PRIVATE ${lab}_${flavour})
+      target_link_libraries(${exe} PRIVATE ${lab}_${flavour} sssp_common)
       sssp_set_warnings(${exe})
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
     endforeach()
@@ -92,9 +118,21 @@ function(sssp_add_lab lab kind)
 endfunction()
 
 function(sssp_add_lab_tests lab kind)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;GIVEN" ${ARGN})
   if(NOT TARGET ${lab}_student)
     return()  # a GPU lab without CUDA: nothing to build, the grader reports why
+  endif()
+  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/binding.cpp")
+    set(exe test_${lab}_${kind}_isolated)
+    list(TRANSFORM ARG_GIVEN PREPEND "${PROJECT_SOURCE_DIR}/labs/${lab}/" OUTPUT_VARIABLE given)
+    add_executable(${exe} ${ARG_SOURCES} binding.cpp ${given})
+    target_include_directories(${exe} PRIVATE "${PROJECT_SOURCE_DIR}/labs/${lab}")
+    target_compile_definitions(${exe} PRIVATE SSSP_RPC_WORKER=0
+                               SSSP_RPC_DEFAULT_WORKER="$<TARGET_FILE:${lab}_worker_student>")
+    target_link_libraries(${exe} PRIVATE sssp_rpc_client sssp_test_support GTest::gtest)
+    sssp_set_warnings(${exe})
+    set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
+                 "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"isolated\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
   endif()
   set(exe test_${lab}_${kind}_student)
   add_executable(${exe} ${ARG_SOURCES})
@@ -196,10 +234,11 @@ function(_sssp_add_variant lab kind name flavour subdir)
     endforeach()
     add_library(${lab}_${name} STATIC ${sources})
     target_include_directories(${lab}_${name} PUBLIC "${dir}")
-    target_link_libraries(${lab}_${name} PUBLIC sssp_common)
+    target_link_libraries(${lab}_${name} PUBLIC sssp_core)
     if(TARGET sssp_cuda)
       target_link_libraries(${lab}_${name} PUBLIC sssp_cuda)
     endif()
+    _sssp_add_worker(${lab} ${name} "${flavour}" ${lab}_${name})
   endif()
   set(exe test_${lab}_${kind}_${name})
   add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)

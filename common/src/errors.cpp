@@ -16,6 +16,8 @@ InvalidSource::InvalidSource(unsigned long long source, unsigned long long num_v
                                            : std::to_string(num_vertices - 1)) +
                         ")") {}
 
+InvalidSource::InvalidSource(const std::string& message) : std::out_of_range(message) {}
+
 int guarded_main(const char* program, int (*run)(int, char**), int argc, char** argv) {
   try {
     return run(argc, argv);

@@ -22,6 +22,10 @@ using sssp::dist_t;
 using sssp::level_t;
 using sssp::vertex_t;
 
+/// Lets the grader carry a MinHeap's entries to the worker process that runs
+/// push() and pop() and back (tests/lab01_serial/binding.cpp).
+struct MinHeapAccess;
+
 /// A binary min-heap of (key, vertex) entries stored in an array
 /// (children of slot i are 2i+1 and 2i+2).
 ///
@@ -48,6 +52,7 @@ class MinHeap {
   Entry pop();
 
  private:
+  friend struct MinHeapAccess;  // the grader moves a heap's entries to the process that runs push and pop
   std::vector<Entry> entries_;
 };
 

@@ -21,6 +21,9 @@ class InvalidSource : public std::out_of_range {
   /// @param source the rejected id
   /// @param num_vertices the number of vertices of the graph it was used on
   InvalidSource(unsigned long long source, unsigned long long num_vertices);
+  /// @param message the message of an InvalidSource thrown in another
+  /// process (the grader's worker), thrown again as it was
+  explicit InvalidSource(const std::string& message);
 };
 
 /// A task a student has not implemented yet. Thrown by skeleton code

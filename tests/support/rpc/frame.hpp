@@ -1,0 +1,18 @@
+/// @file
+/// @brief Messages over a pipe: an 8-byte length, then the bytes.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace sssp::rpc {
+
+/// Writes one message to `fd`; false when the other end is gone.
+bool write_frame(int fd, const std::string& bytes);
+
+/// Reads one message from `fd`: nullopt at the end of the stream (or when it
+/// breaks off mid-message). The buffer grows with the bytes that arrive, so a
+/// length that lies costs nothing until the bytes are really sent.
+std::optional<std::string> read_frame(int fd);
+
+}  // namespace sssp::rpc

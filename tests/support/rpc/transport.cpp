@@ -1,0 +1,201 @@
+// The test side of the worker: starts it, sends it requests, and turns its
+// death into an exception that names how it ended.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rpc/api.hpp"
+#include "rpc/frame.hpp"
+
+extern char** environ;
+
+namespace sssp::rpc {
+
+namespace {
+
+// The fds the worker reads requests from and writes answers to (worker_main.cpp).
+constexpr int kRequestFd = 3;
+constexpr int kAnswerFd = 4;
+
+/// The command that starts the worker: the SSSP_WORKER environment variable
+/// (its words one per line, as tests/grade.py writes it: the sandbox, then the
+/// worker), else the lab's student worker this program was built beside.
+std::vector<std::string> worker_command() {
+  std::string text;
+  if (const char* env = std::getenv("SSSP_WORKER"); env != nullptr && *env != '\0') {
+    text = env;
+  } else {
+#ifdef SSSP_RPC_DEFAULT_WORKER
+    text = SSSP_RPC_DEFAULT_WORKER;
+#endif
+  }
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string word = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!word.empty()) words.push_back(word);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (words.empty()) throw std::runtime_error("no worker to run the lab's code: set SSSP_WORKER");
+  return words;
+}
+
+int high_fd(int fd) {
+  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  if (moved < 0) throw std::runtime_error(std::string("fcntl: ") + std::strerror(errno));
+  return moved;
+}
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return "was killed by signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")";
+  }
+  const int code = WEXITSTATUS(status);
+  std::string text = "exited with status " + std::to_string(code);
+  if (code > 128 && code < 128 + 65) {
+    // The sandbox reports a child killed by signal N as 128 + N.
+    text += " (status 128 + " + std::to_string(code - 128) + ": killed by signal " + std::to_string(code - 128) +
+            ", " + ::strsignal(code - 128) + "?)";
+  }
+  return text;
+}
+
+class Worker {
+ public:
+  Worker() {
+    std::signal(SIGPIPE, SIG_IGN);  // a dead worker must fail a call, not kill the test
+    int request[2], answer[2];
+    if (::pipe(request) != 0 || ::pipe(answer) != 0) throw std::runtime_error("pipe failed");
+    request[0] = high_fd(request[0]);
+    request[1] = high_fd(request[1]);
+    answer[0] = high_fd(answer[0]);
+    answer[1] = high_fd(answer[1]);
+    const std::vector<std::string> words = worker_command();
+    std::vector<char*> argv;
+    for (const auto& w : words) argv.push_back(const_cast<char*>(w.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, request[0], kRequestFd);
+    posix_spawn_file_actions_adddup2(&actions, answer[1], kAnswerFd);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    const int error = ::posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(request[0]);
+    ::close(answer[1]);
+    to_worker_ = request[1];
+    from_worker_ = answer[0];
+    if (error != 0) {
+      ::close(to_worker_);
+      ::close(from_worker_);
+      throw std::runtime_error("could not start the worker '" + words[0] + "': " + std::strerror(error));
+    }
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  ~Worker() {
+    // Closing the request pipe ends the worker's loop; a worker that does not
+    // end is killed (the sandbox takes everything it started with it).
+    ::close(to_worker_);
+    ::close(from_worker_);
+    if (pid_ > 0 && !reap(std::chrono::seconds(2))) {
+      ::kill(pid_, SIGKILL);
+      reap(std::chrono::seconds(10));
+    }
+  }
+
+  /// The answer to `request`, or nullopt when the worker is gone.
+  std::optional<std::string> ask(const std::string& request) {
+    if (!write_frame(to_worker_, request)) return std::nullopt;
+    return read_frame(from_worker_);
+  }
+
+  /// How the worker ended (it is gone: waits a little, then kills it).
+  std::string how_it_ended() {
+    if (!reap(std::chrono::seconds(2))) {
+      ::kill(pid_, SIGKILL);
+      reap(std::chrono::seconds(10));
+      return "stopped answering (it closed its pipe but went on running) and was killed";
+    }
+    return describe_status(status_);
+  }
+
+ private:
+  bool reap(std::chrono::milliseconds patience) {
+    if (pid_ <= 0) return true;
+    const auto until = std::chrono::steady_clock::now() + patience;
+    while (true) {
+      const pid_t got = ::waitpid(pid_, &status_, WNOHANG);
+      if (got == pid_ || (got < 0 && errno != EINTR)) {
+        pid_ = -1;
+        return true;
+      }
+      if (std::chrono::steady_clock::now() >= until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  pid_t pid_ = -1;
+  int status_ = 0;
+  int to_worker_ = -1;
+  int from_worker_ = -1;
+};
+
+std::unique_ptr<Worker>& current() {
+  static std::unique_ptr<Worker> worker;
+  return worker;
+}
+
+std::uint64_t generation = 0;
+
+}  // namespace
+
+std::uint64_t worker_generation() { return generation; }
+
+std::string round_trip(const std::string& request) {
+  auto& worker = current();
+  if (!worker) {
+    worker = std::make_unique<Worker>();
+    ++generation;
+  }
+  std::optional<std::string> answer = worker->ask(request);
+  if (!answer || answer->empty()) {
+    const std::string ended = worker->how_it_ended();
+    worker.reset();
+    throw WorkerDied("the worker process running the lab's code " + ended +
+                     " in the middle of a call: the lab's code crashed, or ended the program (exit, abort); "
+                     "its output, if any, is above");
+  }
+  Reader in(*answer);
+  std::uint8_t status = 0;
+  rpc::get(in, status);
+  if (status == 1) throw_exception(in);
+  if (status != 0) throw ProtocolError("the worker answered with an unknown status");
+  return answer->substr(1);
+}
+
+Remote::~Remote() {
+  if (handle_ == 0 || generation_ != generation || !current()) return;
+  try {
+    Writer request;
+    rpc::put(request, std::string("rpc.drop"));
+    rpc::put(request, handle_);
+    (void)round_trip(request.bytes());
+  } catch (...) {
+    // A worker that cannot drop the object will not be asked again.
+  }
+}
+
+}  // namespace sssp::rpc

@@ -69,6 +69,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sandbox  # noqa: E402  (tests/sandbox.py: where the student's code runs)
+
 REPO = Path(__file__).resolve().parents[1]
 RUBRIC = REPO / "tests" / "rubric.json"
 OUTPUT_LIMIT = 4000  # characters of a failing test's output kept in reports
@@ -191,9 +194,13 @@ class LabReport:
 
 @dataclass(frozen=True)
 class Program:
-    """A graded test program, as graded_tests.json lists it."""
+    """A graded test program, as graded_tests.json lists it, and the worker
+    command its calls to the lab go to (empty for an in-process program,
+    which links the lab's code itself)."""
     path: str
     kind: str  # cpu | gpu
+    worker: tuple[str, ...] = ()
+    worker_path: str = ""  # the worker program, for the compute-sanitizer item
 
     @property
     def target(self) -> str:
@@ -295,27 +302,37 @@ class Runner:
         self.env = dict(os.environ)
         if data_dir is not None:
             self.env["SSSP_DATA_DIR"] = str(Path(data_dir).resolve()) if data_dir else ""
+        self.env.pop("SSSP_WORKER", None)  # each program is given its own worker
         self.env.pop("SSSP_HIDDEN_GRAPHS", None)  # only a directory the grader was given reaches the tests
         if hidden_graphs is not None:
             self.env["SSSP_HIDDEN_GRAPHS"] = str(hidden_graphs.resolve())
 
     def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
-                 memory_mib: int | None = None) -> tuple[int | None, str]:
+                 memory_mib: int | None = None, worker: tuple[str, ...] = ()) -> tuple[int | None, str]:
         """Runs argv in an empty directory under `work` (with the runner's
-        timeout and memory cap unless given); returns its exit status (None
-        after a timeout) and the tail of its output."""
+        timeout and memory cap unless given), its calls to the lab going to
+        the `worker` command; returns its exit status (None after a timeout)
+        and the tail of its output. It runs in a session of its own, which is
+        killed whole when it ends or times out: nothing it started outlives it."""
         scratch = work / "cwd"
         scratch.mkdir()
         memory_mib = self.memory_mib if memory_mib is None else memory_mib
         command = [sys.executable, "-I", "-S", "-c", _EXEC_WITH_LIMITS, str(memory_mib << 20),
                    str(FILE_SIZE_LIMIT), *argv, f"--gtest_output=xml:{report}"]
+        env = dict(self.env, SSSP_WORKER="\n".join(worker)) if worker else self.env
         with tempfile.TemporaryFile() as log:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                       cwd=scratch, env=env, start_new_session=True)
             try:
-                returncode: int | None = subprocess.run(
-                    command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=scratch,
-                    env=self.env, timeout=self.timeout if timeout is None else timeout).returncode
+                returncode: int | None = process.wait(timeout=self.timeout if timeout is None else timeout)
             except subprocess.TimeoutExpired:
                 returncode = None
+            finally:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait()
             log.seek(max(0, log.seek(0, os.SEEK_END) - 4 * OUTPUT_LIMIT))
             return returncode, log.read().decode(errors="replace")
 
@@ -323,7 +340,8 @@ class Runner:
         """The program's test names; ProgramError when it cannot list them."""
         with tempfile.TemporaryDirectory(prefix="sssp-list-", ignore_cleanup_errors=True) as work:
             report = Path(work) / f"{secrets.token_hex(16)}.xml"
-            returncode, output = self._execute([program.path, "--gtest_list_tests"], report, Path(work))
+            returncode, output = self._execute([program.path, "--gtest_list_tests"], report, Path(work),
+                                               worker=program.worker)
             try:
                 root = ET.parse(report).getroot()
             except (OSError, ET.ParseError):
@@ -352,7 +370,8 @@ class Runner:
         with tempfile.TemporaryDirectory(prefix="sssp-test-", ignore_cleanup_errors=True) as work:
             report = Path(work) / f"{secrets.token_hex(16)}.xml"
             returncode, output = self._execute(
-                [program.path, f"--gtest_filter={result.name}", "--gtest_color=no"], report, Path(work))
+                [program.path, f"--gtest_filter={result.name}", "--gtest_color=no"], report, Path(work),
+                worker=program.worker)
             case = None
             try:
                 case = next((c for c in ET.parse(report).getroot().iter("testcase")
@@ -489,19 +508,28 @@ class Sanitizer:
     its text to a log file of a fresh unpredictable name, apart from what the
     code under test prints."""
 
-    def __init__(self, path: str, runner: Runner, timeout: float = SANITIZER_TIMEOUT):
-        self.path, self.runner, self.timeout = path, runner, timeout
+    def __init__(self, path: str, runner: Runner, timeout: float = SANITIZER_TIMEOUT,
+                 isolation: sandbox.Isolation | None = None):
+        self.path, self.runner, self.timeout, self.isolation = path, runner, timeout, isolation
 
     def run_tool(self, tool: str, program: Program, patterns: list[str], names: list[str]) -> ToolRun:
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="sssp-sanitizer-", ignore_cleanup_errors=True) as work:
             token = secrets.token_hex(16)
             report, log = Path(work) / f"{token}.xml", Path(work) / f"{token}.log"
-            argv = [self.path, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXITCODE), "--print-limit",
-                    "20", "--log-file", str(log), program.path, f"--gtest_filter={':'.join(patterns)}",
-                    "--gtest_color=no"]
+            tool_argv = [self.path, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXITCODE),
+                         "--print-limit", "20", "--log-file", str(log)]
+            tests = [program.path, f"--gtest_filter={':'.join(patterns)}", "--gtest_color=no"]
+            worker: tuple[str, ...] = ()
+            if program.worker_path:
+                # Only the worker, which runs the lab's code, is instrumented, inside its sandbox.
+                worker = tuple(sandbox.worker_command(self.isolation or sandbox.Isolation("none"),
+                                                      Path(program.worker_path), True, tool_argv, Path(work)))
+                argv = tests
+            else:
+                argv = [*tool_argv, *tests]
             returncode, output = self.runner._execute(argv, report, Path(work), self.timeout,
-                                                      self.runner.memory_mib * SANITIZER_MEMORY_FACTOR)
+                                                      self.runner.memory_mib * SANITIZER_MEMORY_FACTOR, worker)
             try:
                 log_text = log.read_text(errors="replace")
             except OSError:
@@ -575,9 +603,12 @@ def configure(build_dir: Path, data_dir: str | None, labs_dir: Path) -> None:
 
 
 def editable_files(lab: str) -> set[str]:
-    """The files of labs/<lab>/ a student edits: those with a task region in the solution."""
-    return {p.name for p in (REPO / "solutions" / lab).iterdir()
-            if p.is_file() and "// BEGIN SOLUTION task" in p.read_text(errors="replace")}
+    """The files of labs/<lab>/ a student edits (labs/<lab>/.student-files,
+    which make_skeleton.py writes: the files with task regions)."""
+    listed = REPO / "labs" / lab / ".student-files"
+    if not listed.is_file():
+        raise GradingError(f"{listed} is missing: run common/tools/make_skeleton.py")
+    return {line.strip() for line in listed.read_text().splitlines() if line.strip()}
 
 
 def take_submission(submission: Path, labs: list[str], copy: Path) -> tuple[list[str], list[str]]:
@@ -714,14 +745,82 @@ def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "",
     return report
 
 
-def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool) -> Sanitizer | tuple[str, str]:
+def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool,
+                  isolation: sandbox.Isolation | None) -> Sanitizer | tuple[str, str]:
     """What runs the compute-sanitizer items here, or (missing, reason) of their skip."""
     if not args.sanitize:
         return SANITIZER_OFF
     if not gpu:
         return SANITIZER_NO_GPU
     path = find_sanitizer()
-    return Sanitizer(path, runner, args.sanitizer_timeout) if path else SANITIZER_MISSING
+    return Sanitizer(path, runner, args.sanitizer_timeout, isolation) if path else SANITIZER_MISSING
+
+
+WORKER_BUILD = "isolation"  # under the build directory: the staged sources and the sandboxed build of workers
+
+
+def cache_value(build_dir: Path, name: str) -> str | None:
+    """A variable of the build's CMakeCache.txt, or None."""
+    try:
+        for line in (build_dir / "CMakeCache.txt").read_text().splitlines():
+            if line.startswith(f"{name}:"):
+                return line.split("=", 1)[1]
+    except OSError:
+        pass
+    return None
+
+
+def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
+    """Copies what a worker build needs (and nothing of the solutions, the
+    tests or the graphs) to `stage`: the top CMakeLists.txt, common/'s
+    library, the rpc layer, each lab's binding, and the labs graded from."""
+    if stage.exists():
+        shutil.rmtree(stage)
+    stage.mkdir(parents=True)
+    shutil.copy2(REPO / "CMakeLists.txt", stage / "CMakeLists.txt")
+    (stage / "common").mkdir()
+    for part in ("CMakeLists.txt", "cmake", "include", "src"):
+        source = REPO / "common" / part
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, stage / "common" / part)
+    shutil.copytree(REPO / "tests" / "support" / "rpc", stage / "tests" / "support" / "rpc")
+    for binding in sorted(REPO.glob("tests/lab*/binding.cpp")):
+        (stage / "tests" / binding.parent.name).mkdir(parents=True)
+        shutil.copy2(binding, stage / "tests" / binding.parent.name / "binding.cpp")
+    shutil.copytree(labs_dir, stage / "labs", symlinks=False)
+
+
+def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
+                         gpu: bool, state: dict) -> tuple[str | None, str | None]:
+    """Compiles `lab`'s worker from the student's files inside the sandbox, in
+    a build directory of its own; returns (the worker's path, None) or (None,
+    the compiler's messages, with the staged paths made relative)."""
+    root = build_dir / WORKER_BUILD
+    stage, out = root / "src", root / "build"
+    if not state.get("staged"):
+        stage_worker_sources(labs_dir, stage)
+        out.mkdir(parents=True, exist_ok=True)
+        state["staged"] = True
+    if not (out / "CMakeCache.txt").exists():
+        command = ["cmake", "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
+                   "-DSSSP_BUILD_TESTS=OFF", f"-DSSSP_LABS_DIR={stage / 'labs'}"]
+        for name in ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE"):
+            value = cache_value(build_dir, name)
+            if value:
+                command.append(f"-D{name}={value}")
+        configured = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu),
+                                    capture_output=True, text=True, errors="replace")
+        if configured.returncode != 0:
+            raise GradingError("configuring the sandboxed worker build failed:\n"
+                               + cut(configured.stdout + configured.stderr))
+    command = ["cmake", "--build", str(out), "--target", f"{lab}_worker_student"]
+    print("+ (sandbox)", " ".join(command), flush=True)
+    built = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu), capture_output=True,
+                           text=True, errors="replace")
+    text = (built.stdout + built.stderr).replace(f"{stage}/", "").replace(str(out), "<build>")
+    print(text, end="", flush=True)
+    if built.returncode != 0:
+        return None, text
+    return str(out / "workers" / f"{lab}_worker_student"), None
 
 
 def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabReport]:
@@ -745,14 +844,18 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     runner = Runner(args.timeout, args.memory_limit, hidden, data_dir)
     gpu = manifest["cuda_built"] and gpu_present()
     skip_gpu = not args.build_gpu_labs and manifest["cuda_built"] and not gpu
-    sanitizer = sanitizer_for(args, runner, gpu)
+    isolation = None if args.in_process else args.isolation
+    sanitizer = sanitizer_for(args, runner, gpu, isolation)
+    workers = {(w["lab"], w["flavour"]): w["path"] for w in manifest.get("workers", [])}
+    worker_state: dict = {}
     sanitizer_skip = sanitizer if isinstance(sanitizer, tuple) else None
     only = args.sanitize_only
 
     reports = []
     for lab in labs:
+        wanted = args.flavour if isolation is None else "isolated"
         programs = [Program(e["path"], e["kind"]) for e in manifest["executables"]
-                    if e["lab"] == lab and e["flavour"] == args.flavour and (not only or e["kind"] == "gpu")]
+                    if e["lab"] == lab and e["flavour"] == wanted and (not only or e["kind"] == "gpu")]
         left_out = ""
         if skip_gpu and any(p.kind == "gpu" for p in programs):
             programs = [p for p in programs if p.kind != "gpu"]
@@ -769,14 +872,33 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
             reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
                                    missing_for(reason) or "", sanitizer_only=only))
             continue
-        if not args.no_build:
+        failed = None
+        worker_path = ""
+        if isolation is not None:
+            # The test programs hold no student code: a failure to build them is the course's.
+            trusted = [p.target for p in programs]
+            if args.flavour != "student" or args.no_build:
+                worker_path = workers.get((lab, args.flavour), "")
+                if not worker_path:
+                    raise GradingError(f"{lab}: no worker for flavour {args.flavour} in {manifest_path}")
+                trusted.append(Path(worker_path).name)
+            if not args.no_build and build(build_dir, trusted) is not None:
+                raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
+            if not worker_path:
+                path, failed = build_student_worker(build_dir, Path(args.labs_dir), lab, isolation, False,
+                                                    worker_state)
+                worker_path = path or ""
+            gpu_lab = manifest["labs"].get(lab) == "GPU"
+            programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),
+                                worker_path) for p in programs]
+        elif not args.no_build:
             failed = build(build_dir, [p.target for p in programs])
-            if failed is not None:
-                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
-                                 sanitizer_skip, only)
-                report.compiler_errors = compiler_errors(failed)
-                reports.append(report)
-                continue
+        if failed is not None:
+            report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
+                             sanitizer_skip, only)
+            report.compiler_errors = compiler_errors(failed)
+            reports.append(report)
+            continue
         missing = [p.path for p in programs if not Path(p.path).exists()]
         if missing:
             raise GradingError(f"{lab}: not built: {', '.join(missing)}")
@@ -947,6 +1069,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--junit", help="JUnit XML file (default: BUILD/grading/junit.xml)")
     parser.add_argument("--show-failures", type=int, default=5, help="failing tests to print in full")
     parser.add_argument("--expect", choices=["zero", "full"], help="check the outcome (project tests)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="debugging only: run the tests with the lab's code linked into them (no worker, no "
+                             "sandbox), as gdb, cuda-gdb and compute-sanitizer see them; never for a grade")
+    parser.add_argument("--allow-unsandboxed", action="store_true",
+                        help="with --results-json: grade even where bubblewrap cannot sandbox the student's code")
     args = parser.parse_args(argv)
     build_dir = Path(args.build_dir).resolve()
     results_json = Path(args.results_json) if args.results_json else build_dir / "grading" / "results.json"
@@ -979,6 +1106,19 @@ def main(argv: list[str]) -> int:
             labs = [lab for lab in labs if "sanitizer" in rubric[lab]]
             if not labs:
                 raise GradingError("--sanitize-only: none of these labs has a compute-sanitizer item")
+        if args.in_process:
+            if args.submission:
+                raise GradingError("--in-process runs the student's code inside the test programs: never for a "
+                                   "submission")
+            args.isolation = None
+            notes.append("in-process run (--in-process): the lab's code ran inside the test programs; not a grade")
+        else:
+            args.isolation = sandbox.detect()
+            notes.append(args.isolation.describe())
+            if args.results_json and not args.isolation.sandboxed and not args.allow_unsandboxed:
+                raise GradingError(f"grading for a platform needs a sandbox: {args.isolation.why} "
+                                   "(--allow-unsandboxed grades anyway)")
+        print(notes[-1], flush=True)
         if args.expect == "zero" and args.flavour == "student":
             # A student's own work is no untouched skeleton: say so instead of failing.
             edited = hand_edited_labs(labs)

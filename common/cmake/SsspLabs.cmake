@@ -122,7 +122,7 @@ function(sssp_add_lab_tests lab kind)
   if(NOT TARGET ${lab}_student)
     return()  # a GPU lab without CUDA: nothing to build, the grader reports why
   endif()
-  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/binding.cpp")
+  if(TARGET ${lab}_worker_student)  # the lab has a binding
     set(exe test_${lab}_${kind}_isolated)
     list(TRANSFORM ARG_GIVEN PREPEND "${PROJECT_SOURCE_DIR}/labs/${lab}/" OUTPUT_VARIABLE given)
     add_executable(${exe} ${ARG_SOURCES} binding.cpp ${given})

@@ -41,6 +41,9 @@ REPO = Path(__file__).resolve().parents[2]
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 HAND_WRITTEN = {"README.md"}
 MANIFEST = ".skeleton-manifest"
+# The files a student edits and submits (those with task regions), one per
+# line: what the grader takes from a submission, without needing solutions/.
+STUDENT_FILES = ".student-files"
 BEGIN = re.compile(r"^(?P<indent>\s*)// BEGIN SOLUTION task (?P<task>\d+): (?P<title>.+?)\s*$")
 SKELETON = re.compile(r"^\s*// SKELETON\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")
@@ -133,6 +136,13 @@ def expected_files(lab: str) -> dict[str, str]:
     return files
 
 
+def student_files(lab: str) -> str:
+    """The text of labs/<lab>/.student-files: the solution's files with a task region."""
+    names = [p.name for p in sorted((REPO / "solutions" / lab).iterdir())
+             if p.is_file() and "// BEGIN SOLUTION task" in p.read_text(errors="replace")]
+    return "".join(f"{name}\n" for name in names)
+
+
 def check(lab: str) -> tuple[list[str], list[str]]:
     """Compare labs/<lab> with what its solution generates. Returns the
     problems (stale or missing files) and the files edited by hand since they
@@ -164,6 +174,9 @@ def check(lab: str) -> tuple[list[str], list[str]]:
             problems.append(f"labs/{lab}/{MANIFEST}: entry for {name}, which is gone, is stale")
     if not (target / "README.md").exists():
         problems.append(f"labs/{lab}/README.md: the handout is missing")
+    listed = target / STUDENT_FILES
+    if not listed.exists() or listed.read_text() != student_files(lab):
+        problems.append(f"labs/{lab}/{STUDENT_FILES}: stale or missing (the files with task regions)")
     return problems, edited
 
 
@@ -199,6 +212,7 @@ def generate(lab: str, force: bool) -> list[str]:
         manifest[name] = sha256(content)
         print(f"wrote labs/{lab}/{name}")
     (target / MANIFEST).write_text("".join(f"{d}  {n}\n" for n, d in sorted(manifest.items())))
+    (target / STUDENT_FILES).write_text(student_files(lab))
     return refused
 
 

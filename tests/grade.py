@@ -771,22 +771,31 @@ def cache_value(build_dir: Path, name: str) -> str | None:
 
 
 def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
-    """Copies what a worker build needs (and nothing of the solutions, the
-    tests or the graphs) to `stage`: the top CMakeLists.txt, common/'s
-    library, the rpc layer, each lab's binding, and the labs graded from."""
-    if stage.exists():
-        shutil.rmtree(stage)
-    stage.mkdir(parents=True)
-    shutil.copy2(REPO / "CMakeLists.txt", stage / "CMakeLists.txt")
-    (stage / "common").mkdir()
+    """Makes `stage` hold what a worker build needs (and nothing of the
+    solutions, the tests or the graphs): the top CMakeLists.txt, common/'s
+    library, the rpc layer, each lab's binding, and the labs graded from. A
+    file is rewritten only when its content changed, so that its new time
+    makes the build recompile it, and only then (build tools compare times,
+    not contents: a copy that kept an older time would be taken as built)."""
+    wanted: dict[Path, Path] = {Path("CMakeLists.txt"): REPO / "CMakeLists.txt"}
     for part in ("CMakeLists.txt", "cmake", "include", "src"):
         source = REPO / "common" / part
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, stage / "common" / part)
-    shutil.copytree(REPO / "tests" / "support" / "rpc", stage / "tests" / "support" / "rpc")
-    for binding in sorted(REPO.glob("tests/lab*/binding.cpp")):
-        (stage / "tests" / binding.parent.name).mkdir(parents=True)
-        shutil.copy2(binding, stage / "tests" / binding.parent.name / "binding.cpp")
-    shutil.copytree(labs_dir, stage / "labs", symlinks=False)
+        for path in ([source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file())):
+            wanted[path.relative_to(REPO)] = path
+    rpc = REPO / "tests" / "support" / "rpc"
+    wanted.update({p.relative_to(REPO): p for p in sorted(rpc.iterdir()) if p.is_file()})
+    wanted.update({b.relative_to(REPO): b for b in sorted(REPO.glob("tests/lab*/binding.cpp"))})
+    for path in sorted(p for p in labs_dir.rglob("*") if p.is_file() and not p.is_symlink()):
+        wanted[Path("labs") / path.relative_to(labs_dir)] = path
+    for relative, source in wanted.items():
+        target = stage / relative
+        content = source.read_bytes()
+        if not target.is_file() or target.read_bytes() != content:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+    for path in sorted((p for p in stage.rglob("*") if p.is_file()), reverse=True):
+        if path.relative_to(stage) not in wanted:
+            path.unlink()
 
 
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
@@ -877,7 +886,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
         if isolation is not None:
             # The test programs hold no student code: a failure to build them is the course's.
             trusted = [p.target for p in programs]
-            if args.flavour != "student" or args.no_build:
+            if args.flavour != "student" or (args.no_build and not args.submission):
                 worker_path = workers.get((lab, args.flavour), "")
                 if not worker_path:
                     raise GradingError(f"{lab}: no worker for flavour {args.flavour} in {manifest_path}")
@@ -1038,7 +1047,8 @@ def check_expectation(expect: str, reports: list[LabReport], score: float, maxim
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default=str(REPO / "build"), help="build directory (default: build)")
-    parser.add_argument("--no-build", action="store_true", help="grade an existing build")
+    parser.add_argument("--no-build", action="store_true",
+                        help="grade an existing build (a --submission's own code is still compiled, in the sandbox)")
     parser.add_argument("--lab", action="append", help="grade only this lab (repeatable)")
     parser.add_argument("--flavour", type=flavour, default="student",
                         help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)")
@@ -1089,8 +1099,8 @@ def main(argv: list[str]) -> int:
             raise GradingError(f"unknown lab '{unknown[0]}'; the rubric has: {', '.join(all_labs)}")
         args.labs_dir = REPO / "labs"
         if args.submission:
-            if args.no_build or args.flavour != "student":
-                raise GradingError("--submission grades a student's files: it needs a build and --flavour student")
+            if args.flavour != "student":
+                raise GradingError("--submission grades a student's files: it needs --flavour student")
             args.labs_dir = Path(args.build_dir).resolve() / "submission" / "labs"
             submitted, ignored = take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
             if ignored:

@@ -51,7 +51,8 @@ def grade(files: dict[str, str]) -> tuple[int, list[dict], str]:
     for name, text in files.items():
         (submission / "labs" / LAB).mkdir(parents=True, exist_ok=True)
         (submission / "labs" / LAB / name).write_text(text)
-    env = dict(os.environ, AUTOGRADER_ROOT=str(ROOT), HIDDEN_GRAPHS=str(REPO / "datasets" / "tiny"), ALLOW_SKIPS="1")
+    env = dict(os.environ, AUTOGRADER_ROOT=str(ROOT), HIDDEN_GRAPHS=str(REPO / "datasets" / "tiny"), ALLOW_SKIPS="1",
+               ASSIGNMENT=LAB)
     proc = subprocess.run(["bash", str(ROOT / "source" / "tests" / "run_autograder")], env=env,
                           capture_output=True, text=True, timeout=1200)
     results = json.loads((ROOT / "results" / "results.json").read_text())

@@ -10,6 +10,10 @@
 ///   function a call() and each class a Remote, so that the test sources
 ///   compile unchanged and never link the student's code.
 ///
+/// A constructor's arguments live only during the call in the worker: a class
+/// that keeps a reference to one needs a holder in its binding that owns both
+/// (lab 05's DenseBellmanFord).
+///
 /// Parameters cross by value (a const reference, a value, a std::span or a
 /// std::string_view); a non-const pointer or reference is also copied back
 /// after the call (sssp::Counters* counters). An exception the student's code
@@ -68,8 +72,12 @@ void put_param(Writer& out, const std::remove_cvref_t<P>& value) {
     static_assert(kIsOut<P>, "const pointer parameters are not supported: pass a const reference");
     rpc::put(out, value != nullptr);
     if (value != nullptr) rpc::put(out, *value);
+  } else if constexpr (std::is_same_v<stored_t<P>, std::remove_cvref_t<P>>) {
+    rpc::put(out, value);  // no copy of a graph to encode it
+  } else if constexpr (std::is_same_v<std::remove_cvref_t<P>, std::string_view>) {
+    rpc::put(out, std::string(value));
   } else {
-    rpc::put(out, stored_t<P>(value));
+    Codec<stored_t<P>>::put(out, value);  // a std::span, as the vector the worker keeps
   }
 }
 

@@ -798,6 +798,12 @@ def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
             path.unlink()
 
 
+def cmake_path() -> str:
+    """CMake's resolved path: the sandbox has no PATH of the grader's."""
+    found = shutil.which("cmake")
+    return str(Path(found).resolve()) if found else "cmake"
+
+
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
                          gpu: bool, state: dict) -> tuple[str | None, str | None]:
     """Compiles `lab`'s worker from the student's files inside the sandbox, in
@@ -810,7 +816,8 @@ def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: s
         out.mkdir(parents=True, exist_ok=True)
         state["staged"] = True
     if not (out / "CMakeCache.txt").exists():
-        command = ["cmake", "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
+        command = [cmake_path(), "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
+                   f"-DCMAKE_MAKE_PROGRAM={shutil.which('ninja') or 'ninja'}",
                    "-DSSSP_BUILD_TESTS=OFF", f"-DSSSP_LABS_DIR={stage / 'labs'}"]
         for name in ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE"):
             value = cache_value(build_dir, name)
@@ -821,7 +828,7 @@ def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: s
         if configured.returncode != 0:
             raise GradingError("configuring the sandboxed worker build failed:\n"
                                + cut(configured.stdout + configured.stderr))
-    command = ["cmake", "--build", str(out), "--target", f"{lab}_worker_student"]
+    command = [cmake_path(), "--build", str(out), "--target", f"{lab}_worker_student"]
     print("+ (sandbox)", " ".join(command), flush=True)
     built = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu), capture_output=True,
                            text=True, errors="replace")

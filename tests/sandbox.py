@@ -125,7 +125,15 @@ def build_command(isolation: Isolation, source: Path, build: Path, command: list
     paths, and nothing else of the grader's in view."""
     if not isolation.sandboxed:
         return command
-    cuda = Path("/usr/local/cuda").resolve()
-    extra = [] if str(cuda).startswith("/usr/") or not cuda.exists() else ["--ro-bind", str(cuda), str(cuda)]
+    extra: list[str] = []
+    # The toolchain wherever it is installed (CMake from pip or /opt, the CUDA Toolkit behind a link).
+    prefixes = {Path("/usr/local/cuda").resolve()}
+    for tool in ("cmake", "ninja"):
+        found = shutil.which(tool)
+        if found:
+            prefixes.add(Path(found).resolve().parent.parent)
+    for prefix in sorted(prefixes):
+        if prefix.exists() and not str(prefix).startswith("/usr/") and str(prefix) != "/usr":
+            extra += ["--ro-bind", str(prefix), str(prefix)]
     return [*_common(gpu, str(build)), *extra, "--ro-bind", str(source), str(source), "--bind", str(build),
             str(build), *command]

@@ -130,7 +130,7 @@ function(sssp_add_lab_tests lab kind)
   if(TARGET ${lab}_worker_student)  # the lab has a binding
     set(exe test_${lab}_${kind}_isolated)
     list(TRANSFORM ARG_GIVEN PREPEND "${PROJECT_SOURCE_DIR}/labs/${lab}/" OUTPUT_VARIABLE given)
-    add_executable(${exe} ${ARG_SOURCES} binding.cpp ${given})
+    add_executable(${exe} ${ARG_SOURCES} binding.cpp ${given} "${SSSP_RPC_DEFAULT_WORKER_SOURCE}")
     target_include_directories(${exe} PRIVATE "${PROJECT_SOURCE_DIR}/labs/${lab}")
     target_compile_definitions(${exe} PRIVATE SSSP_RPC_WORKER=0
                                SSSP_RPC_DEFAULT_WORKER="$<TARGET_FILE:${lab}_worker_student>")

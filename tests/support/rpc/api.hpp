@@ -205,6 +205,9 @@ void register_lab(Registry& registry);
 /// WorkerDied naming how it ended, and the next call starts a fresh one.
 std::string round_trip(const std::string& request);
 
+/// The worker started when SSSP_WORKER is not set (default_worker.cpp).
+const char* default_worker();
+
 /// How many workers this test process has started: a Remote belongs to the
 /// worker that was running when it was made.
 std::uint64_t worker_generation();

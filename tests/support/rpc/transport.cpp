@@ -33,9 +33,7 @@ std::vector<std::string> worker_command() {
   if (const char* env = std::getenv("SSSP_WORKER"); env != nullptr && *env != '\0') {
     text = env;
   } else {
-#ifdef SSSP_RPC_DEFAULT_WORKER
-    text = SSSP_RPC_DEFAULT_WORKER;
-#endif
+    text = default_worker();
   }
   std::vector<std::string> words;
   std::size_t start = 0;

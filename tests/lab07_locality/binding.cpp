@@ -1,0 +1,50 @@
+// Lab 07's API across the worker boundary (tests/support/rpc/api.hpp): the
+// worker serves the student's solver; the graded tests call it here.
+#include "lab07.hpp"
+#include "rpc/api.hpp"
+
+namespace lab07 {
+
+inline auto rpc_fields(Options& o) {
+  return std::tie(o.block_size, o.depth, o.vertices_per_thread, o.blind_launches, o.cuda_graph);
+}
+
+}  // namespace lab07
+
+#if SSSP_RPC_WORKER
+
+void sssp::rpc::register_lab(Registry& registry) {
+  using lab07::LocalitySssp;
+  registry.function("lab07::validate", &lab07::validate);
+  registry.constructor<LocalitySssp, const lab07::CsrGraph&, lab07::Options>("lab07::LocalitySssp");
+  registry.method("lab07::LocalitySssp::run", &LocalitySssp::run);
+  registry.method("lab07::LocalitySssp::next_blind_launches", &LocalitySssp::next_blind_launches);
+}
+
+#else
+
+namespace lab07 {
+
+void validate(const Options& options) { sssp::rpc::call(&validate, "lab07::validate", options); }
+
+struct LocalitySssp::Impl {
+  sssp::rpc::Remote remote;
+};
+
+LocalitySssp::LocalitySssp(const CsrGraph& graph, Options options)
+    : impl_(std::make_unique<Impl>(
+          Impl{sssp::rpc::Remote::make<const CsrGraph&, Options>("lab07::LocalitySssp", graph, options)})) {}
+
+LocalitySssp::~LocalitySssp() = default;
+
+SsspResult LocalitySssp::run(vertex_t source) {
+  return impl_->remote.call(&LocalitySssp::run, "lab07::LocalitySssp::run", source);
+}
+
+unsigned LocalitySssp::next_blind_launches() const {
+  return impl_->remote.call(&LocalitySssp::next_blind_launches, "lab07::LocalitySssp::next_blind_launches");
+}
+
+}  // namespace lab07
+
+#endif

@@ -1,0 +1,87 @@
+// Lab 08's API across the worker boundary (tests/support/rpc/api.hpp): the
+// worker serves the student's delta rules and solvers; the graded tests call
+// them here. delta.cpp holds task 1, so its given to_string is served too.
+#include <string>
+
+#include "lab08.hpp"
+#include "rpc/api.hpp"
+
+namespace lab08 {
+
+inline auto rpc_fields(DeltaSteppingOptions& o) { return std::tie(o.block_size, o.delta, o.rule); }
+inline auto rpc_fields(NearFarOptions& o) {
+  return std::tie(o.block_size, o.delta, o.c, o.lanes_per_item, o.rounds_per_check);
+}
+
+}  // namespace lab08
+
+#if SSSP_RPC_WORKER
+
+void sssp::rpc::register_lab(Registry& registry) {
+  using lab08::DeltaSteppingSssp;
+  using lab08::NearFarSssp;
+  registry.function("lab08::to_string", &lab08::to_string);
+  registry.function("lab08::choose_delta", &lab08::choose_delta);
+  registry.constructor<DeltaSteppingSssp, const lab08::CsrGraph&, lab08::DeltaSteppingOptions>(
+      "lab08::DeltaSteppingSssp");
+  registry.method("lab08::DeltaSteppingSssp::run", &DeltaSteppingSssp::run);
+  registry.method("lab08::DeltaSteppingSssp::delta", &DeltaSteppingSssp::delta);
+  registry.constructor<NearFarSssp, const lab08::CsrGraph&, lab08::NearFarOptions>("lab08::NearFarSssp");
+  registry.method("lab08::NearFarSssp::run", &NearFarSssp::run);
+  registry.method("lab08::NearFarSssp::delta", &NearFarSssp::delta);
+  registry.method("lab08::NearFarSssp::last_splits", &NearFarSssp::last_splits);
+}
+
+#else
+
+namespace lab08 {
+
+std::string to_string(DeltaRule rule) { return sssp::rpc::call(&to_string, "lab08::to_string", rule); }
+
+dist_t choose_delta(const CsrGraph& graph, DeltaRule rule, double c) {
+  return sssp::rpc::call(&choose_delta, "lab08::choose_delta", graph, rule, c);
+}
+
+struct DeltaSteppingSssp::Impl {
+  sssp::rpc::Remote remote;
+};
+
+DeltaSteppingSssp::DeltaSteppingSssp(const CsrGraph& graph, DeltaSteppingOptions options)
+    : impl_(std::make_unique<Impl>(Impl{sssp::rpc::Remote::make<const CsrGraph&, DeltaSteppingOptions>(
+          "lab08::DeltaSteppingSssp", graph, options)})) {}
+
+DeltaSteppingSssp::~DeltaSteppingSssp() = default;
+
+SsspResult DeltaSteppingSssp::run(vertex_t source) {
+  return impl_->remote.call(&DeltaSteppingSssp::run, "lab08::DeltaSteppingSssp::run", source);
+}
+
+dist_t DeltaSteppingSssp::delta() const {
+  return impl_->remote.call(&DeltaSteppingSssp::delta, "lab08::DeltaSteppingSssp::delta");
+}
+
+struct NearFarSssp::Impl {
+  sssp::rpc::Remote remote;
+};
+
+NearFarSssp::NearFarSssp(const CsrGraph& graph, NearFarOptions options)
+    : impl_(std::make_unique<Impl>(
+          Impl{sssp::rpc::Remote::make<const CsrGraph&, NearFarOptions>("lab08::NearFarSssp", graph, options)})) {}
+
+NearFarSssp::~NearFarSssp() = default;
+
+SsspResult NearFarSssp::run(vertex_t source) {
+  return impl_->remote.call(&NearFarSssp::run, "lab08::NearFarSssp::run", source);
+}
+
+dist_t NearFarSssp::delta() const {
+  return impl_->remote.call(&NearFarSssp::delta, "lab08::NearFarSssp::delta");
+}
+
+unsigned long long NearFarSssp::last_splits() const {
+  return impl_->remote.call(&NearFarSssp::last_splits, "lab08::NearFarSssp::last_splits");
+}
+
+}  // namespace lab08
+
+#endif

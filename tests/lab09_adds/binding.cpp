@@ -1,0 +1,87 @@
+// Lab 09's API across the worker boundary (tests/support/rpc/api.hpp): the
+// worker serves the student's policy (bucket_of and next_delta, the host
+// versions of policy.cuh) and solver; the graded tests call them here.
+#include <vector>
+
+#include "lab09.hpp"
+#include "rpc/api.hpp"
+
+namespace lab09 {
+
+inline auto rpc_fields(DeltaSignal& s) { return std::tie(s.delta, s.utilisation, s.tail_share, s.repeat_share); }
+inline auto rpc_fields(DeltaBounds& b) {
+  return std::tie(b.min_delta, b.max_delta, b.low_utilisation, b.high_utilisation, b.max_repeat_share,
+                  b.tail_majority);
+}
+inline auto rpc_fields(AddsOptions& o) {
+  return std::tie(o.delta, o.c, o.buckets, o.max_open, o.local_items, o.dynamic_delta, o.pool_pages, o.workers,
+                  o.watchdog_ms);
+}
+inline auto rpc_fields(TraceEntry& e) { return std::tie(e.pass, e.signal, e.delta, e.items_held, e.buckets_open); }
+inline auto rpc_fields(AddsStats& s) {
+  return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published,
+                  s.final_delta);
+}
+
+}  // namespace lab09
+
+#if SSSP_RPC_WORKER
+
+void sssp::rpc::register_lab(Registry& registry) {
+  using lab09::AddsSssp;
+  registry.function("lab09::bucket_of", &lab09::bucket_of);
+  registry.function("lab09::next_delta", &lab09::next_delta);
+  registry.constructor<AddsSssp, const lab09::CsrGraph&, lab09::AddsOptions>("lab09::AddsSssp");
+  registry.method("lab09::AddsSssp::run", &AddsSssp::run);
+  registry.method("lab09::AddsSssp::delta", &AddsSssp::delta);
+  registry.method("lab09::AddsSssp::last_trace", &AddsSssp::last_trace);
+  registry.method("lab09::AddsSssp::last_stats", &AddsSssp::last_stats);
+  registry.method("lab09::AddsSssp::delta_bounds", &AddsSssp::delta_bounds);
+  registry.method("lab09::AddsSssp::workers", &AddsSssp::workers);
+}
+
+#else
+
+namespace lab09 {
+
+unsigned bucket_of(dist_t offer, dist_t head_lo, dist_t delta, unsigned head, unsigned buckets) {
+  return sssp::rpc::call(&bucket_of, "lab09::bucket_of", offer, head_lo, delta, head, buckets);
+}
+
+dist_t next_delta(const DeltaSignal& signal, const DeltaBounds& bounds) {
+  return sssp::rpc::call(&next_delta, "lab09::next_delta", signal, bounds);
+}
+
+struct AddsSssp::Impl {
+  sssp::rpc::Remote remote;
+};
+
+AddsSssp::AddsSssp(const CsrGraph& graph, AddsOptions options)
+    : impl_(std::make_unique<Impl>(
+          Impl{sssp::rpc::Remote::make<const CsrGraph&, AddsOptions>("lab09::AddsSssp", graph, options)})) {}
+
+AddsSssp::~AddsSssp() = default;
+
+SsspResult AddsSssp::run(vertex_t source) {
+  return impl_->remote.call(&AddsSssp::run, "lab09::AddsSssp::run", source);
+}
+
+dist_t AddsSssp::delta() const { return impl_->remote.call(&AddsSssp::delta, "lab09::AddsSssp::delta"); }
+
+std::vector<TraceEntry> AddsSssp::last_trace() const {
+  return impl_->remote.call(&AddsSssp::last_trace, "lab09::AddsSssp::last_trace");
+}
+
+AddsStats AddsSssp::last_stats() const {
+  return impl_->remote.call(&AddsSssp::last_stats, "lab09::AddsSssp::last_stats");
+}
+
+DeltaBounds AddsSssp::delta_bounds() const {
+  return impl_->remote.call(&AddsSssp::delta_bounds, "lab09::AddsSssp::delta_bounds");
+}
+
+unsigned AddsSssp::workers() const { return impl_->remote.call(&AddsSssp::workers, "lab09::AddsSssp::workers"); }
+
+}  // namespace lab09
+
+#endif

@@ -746,7 +746,7 @@ def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "",
 
 
 def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool,
-                  isolation: sandbox.Isolation | None) -> Sanitizer | tuple[str, str]:
+                  isolation: sandbox.Isolation | None = None) -> Sanitizer | tuple[str, str]:
     """What runs the compute-sanitizer items here, or (missing, reason) of their skip."""
     if not args.sanitize:
         return SANITIZER_OFF
@@ -860,7 +860,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     runner = Runner(args.timeout, args.memory_limit, hidden, data_dir)
     gpu = manifest["cuda_built"] and gpu_present()
     skip_gpu = not args.build_gpu_labs and manifest["cuda_built"] and not gpu
-    isolation = None if args.in_process else args.isolation
+    isolation = args.isolation
     sanitizer = sanitizer_for(args, runner, gpu, isolation)
     workers = {(w["lab"], w["flavour"]): w["path"] for w in manifest.get("workers", [])}
     worker_state: dict = {}
@@ -1086,9 +1086,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--junit", help="JUnit XML file (default: BUILD/grading/junit.xml)")
     parser.add_argument("--show-failures", type=int, default=5, help="failing tests to print in full")
     parser.add_argument("--expect", choices=["zero", "full"], help="check the outcome (project tests)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="debugging only: run the tests with the lab's code linked into them (no worker, no "
-                             "sandbox), as gdb, cuda-gdb and compute-sanitizer see them; never for a grade")
+    parser.add_argument("--isolated", action="store_true",
+                        help="grade through the worker: the test programs hold no student code, which is compiled "
+                             "and run in a bubblewrap sandbox (run_autograder uses it; the default is still the "
+                             "in-process programs, as gdb, cuda-gdb and compute-sanitizer see them)")
     parser.add_argument("--allow-unsandboxed", action="store_true",
                         help="with --results-json: grade even where bubblewrap cannot sandbox the student's code")
     args = parser.parse_args(argv)
@@ -1123,12 +1124,9 @@ def main(argv: list[str]) -> int:
             labs = [lab for lab in labs if "sanitizer" in rubric[lab]]
             if not labs:
                 raise GradingError("--sanitize-only: none of these labs has a compute-sanitizer item")
-        if args.in_process:
-            if args.submission:
-                raise GradingError("--in-process runs the student's code inside the test programs: never for a "
-                                   "submission")
+        if not args.isolated:
             args.isolation = None
-            notes.append("in-process run (--in-process): the lab's code ran inside the test programs; not a grade")
+            notes.append("in-process run: the lab's code ran inside the test programs (--isolated keeps it out)")
         else:
             args.isolation = sandbox.detect()
             notes.append(args.isolation.describe())

@@ -591,7 +591,7 @@ class SanitizerRubric(unittest.TestCase):
     def gpu_tests_in_sources(lab: str) -> set[tuple[str, str]]:
         """(suite, test) of every TEST/TEST_P in the lab's GPU test sources (sssp_add_lab_tests(LAB gpu ...))."""
         cmake = (REPO / "tests" / lab / "CMakeLists.txt").read_text()
-        sources = re.search(rf"sssp_add_lab_tests\({lab}\s+gpu\s+SOURCES\s+([^)]*)\)", cmake)
+        sources = re.search(rf"sssp_add_lab_tests\({lab}\s+gpu\s+SOURCES\s+([^)]*?)(?:\s+GIVEN\s+[^)]*)?\)", cmake)
         assert sources, f"tests/{lab}/CMakeLists.txt declares no GPU tests"
         found = set()
         for source in sources.group(1).split():

@@ -86,7 +86,9 @@ class RunAutograder(unittest.TestCase):
         status, tests, output = grade(files)
         self.check_graded(status, tests, output)
         self.assertEqual([t["name"] for t in tests if t["score"] > 0], [], "a forged result was believed")
-        self.assertTrue(any("ended before it reported this test" in t.get("output", "") for t in tests),
+        # The forging code runs in the worker, so its early exit is a worker that
+        # died in the middle of a call, which the test program reports.
+        self.assertTrue(any("in the middle of a call" in t.get("output", "") for t in tests),
                         "the forging code never ran: this submission proves nothing")
 
 

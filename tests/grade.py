@@ -9,6 +9,18 @@ and write Gradescope results.json and JUnit XML.
     python3 tests/grade.py --build-gpu-labs      build the GPU tests on a machine without a GPU
     python3 tests/grade.py --submission DIR      instructors: grade a student's submitted lab files
     python3 tests/grade.py --no-sanitize         leave out the compute-sanitizer items (on with a GPU)
+    python3 tests/grade.py --in-process          debugging: the test programs that link your code
+
+The lab's code never runs inside a graded test program. Each test program
+holds the tests and the course's support only and calls the lab through a
+worker process (tests/support/rpc) built from the lab's files and run in a
+bubblewrap sandbox (tests/sandbox.py): whatever the worker answers is data
+the test checks, and the worker cannot reach the test's verdict, report or
+timer. Where bubblewrap cannot run, the worker still runs apart, unsandboxed,
+and the report says so (grading for a platform then stops unless
+--allow-unsandboxed). --in-process runs the test programs that link the
+lab's code instead, as gdb, cuda-gdb and compute-sanitizer see them: for
+debugging, never for grading a submission.
 
 Only what grading needs is built: the course's test support and, per lab,
 the graded test programs of the flavour graded (for a student: labs/, never
@@ -804,34 +816,75 @@ def cmake_path() -> str:
     return str(Path(found).resolve()) if found else "cmake"
 
 
+def _configure_worker_build(build_dir: Path, stage: Path, out: Path, isolation: sandbox.Isolation,
+                            gpu: bool) -> None:
+    """Configures the sandboxed worker build of `stage` in `out` (once)."""
+    if (out / "CMakeCache.txt").exists():
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    command = [cmake_path(), "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
+               f"-DCMAKE_MAKE_PROGRAM={shutil.which('ninja') or 'ninja'}",
+               "-DSSSP_BUILD_TESTS=OFF", f"-DSSSP_LABS_DIR={stage / 'labs'}"]
+    for name in ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE"):
+        value = cache_value(build_dir, name)
+        if value:
+            command.append(f"-D{name}={value}")
+    configured = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu),
+                                capture_output=True, text=True, errors="replace")
+    if configured.returncode != 0:
+        raise GradingError("configuring the sandboxed worker build failed:\n"
+                           + cut(configured.stdout + configured.stderr))
+
+
+def _build_worker_target(stage: Path, out: Path, lab: str, isolation: sandbox.Isolation,
+                         gpu: bool) -> subprocess.CompletedProcess:
+    command = [cmake_path(), "--build", str(out), "--target", f"{lab}_worker_student"]
+    print("+ (sandbox)", " ".join(command), flush=True)
+    return subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu), capture_output=True,
+                          text=True, errors="replace")
+
+
+def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandbox.Isolation, gpu: bool) -> None:
+    """Makes the stage and worker build of `root` the course's own: labs/ as
+    shipped, built (the worker of `lab` and all it links), and nothing any
+    submission compiled or left there. The first time builds that state and
+    keeps a copy in root/pristine; later times restore the copy, at the same
+    paths (CMake and Ninja record them) and with the same file times, so a
+    submission recompiles only what it changed."""
+    stage, out, pristine = root / "src", root / "build", root / "pristine"
+    shutil.rmtree(stage, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    if (pristine / "build" / "CMakeCache.txt").is_file():
+        shutil.copytree(pristine / "src", stage, symlinks=True)
+        shutil.copytree(pristine / "build", out, symlinks=True)
+        return
+    shutil.rmtree(pristine, ignore_errors=True)
+    stage_worker_sources(REPO / "labs", stage)
+    _configure_worker_build(build_dir, stage, out, isolation, gpu)
+    built = _build_worker_target(stage, out, lab, isolation, gpu)
+    if built.returncode != 0:
+        raise GradingError("the course's own worker code failed to build in the sandbox (not a student error):\n"
+                           + cut(built.stdout + built.stderr))
+    shutil.copytree(stage, pristine / "src", symlinks=True)
+    shutil.copytree(out, pristine / "build", symlinks=True)
+
+
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
                          gpu: bool, state: dict) -> tuple[str | None, str | None]:
     """Compiles `lab`'s worker from the student's files inside the sandbox, in
     a build directory of its own; returns (the worker's path, None) or (None,
-    the compiler's messages, with the staged paths made relative)."""
+    the compiler's messages, with the staged paths made relative). With
+    state["fresh"] (a submission) the build starts from the course's pristine
+    one, so no submission sees what another compiled."""
     root = build_dir / WORKER_BUILD
     stage, out = root / "src", root / "build"
     if not state.get("staged"):
+        if state.get("fresh"):
+            _start_from_pristine(build_dir, root, lab, isolation, gpu)
         stage_worker_sources(labs_dir, stage)
-        out.mkdir(parents=True, exist_ok=True)
         state["staged"] = True
-    if not (out / "CMakeCache.txt").exists():
-        command = [cmake_path(), "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
-                   f"-DCMAKE_MAKE_PROGRAM={shutil.which('ninja') or 'ninja'}",
-                   "-DSSSP_BUILD_TESTS=OFF", f"-DSSSP_LABS_DIR={stage / 'labs'}"]
-        for name in ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE"):
-            value = cache_value(build_dir, name)
-            if value:
-                command.append(f"-D{name}={value}")
-        configured = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu),
-                                    capture_output=True, text=True, errors="replace")
-        if configured.returncode != 0:
-            raise GradingError("configuring the sandboxed worker build failed:\n"
-                               + cut(configured.stdout + configured.stderr))
-    command = [cmake_path(), "--build", str(out), "--target", f"{lab}_worker_student"]
-    print("+ (sandbox)", " ".join(command), flush=True)
-    built = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu), capture_output=True,
-                           text=True, errors="replace")
+    _configure_worker_build(build_dir, stage, out, isolation, gpu)
+    built = _build_worker_target(stage, out, lab, isolation, gpu)
     text = (built.stdout + built.stderr).replace(f"{stage}/", "").replace(str(out), "<build>")
     print(text, end="", flush=True)
     if built.returncode != 0:
@@ -845,7 +898,8 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     if hidden is not None and not hidden.is_dir():
         raise GradingError(f"--hidden-graphs: {hidden} is not a directory")
     if not args.no_build:
-        configure(build_dir, args.data_dir, args.labs_dir)
+        # Graded through workers, the build holds no student code: it keeps to labs/.
+        configure(build_dir, args.data_dir, args.labs_dir if args.isolation is None else REPO / "labs")
     manifest_path = build_dir / "graded_tests.json"
     if not manifest_path.exists():
         raise GradingError(f"{manifest_path} is missing: build the project first (or drop --no-build)")
@@ -863,7 +917,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     isolation = args.isolation
     sanitizer = sanitizer_for(args, runner, gpu, isolation)
     workers = {(w["lab"], w["flavour"]): w["path"] for w in manifest.get("workers", [])}
-    worker_state: dict = {}
+    worker_state: dict = {"fresh": bool(args.submission)}
     sanitizer_skip = sanitizer if isinstance(sanitizer, tuple) else None
     only = args.sanitize_only
 
@@ -1086,10 +1140,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--junit", help="JUnit XML file (default: BUILD/grading/junit.xml)")
     parser.add_argument("--show-failures", type=int, default=5, help="failing tests to print in full")
     parser.add_argument("--expect", choices=["zero", "full"], help="check the outcome (project tests)")
-    parser.add_argument("--isolated", action="store_true",
-                        help="grade through the worker: the test programs hold no student code, which is compiled "
-                             "and run in a bubblewrap sandbox (run_autograder uses it; the default is still the "
-                             "in-process programs, as gdb, cuda-gdb and compute-sanitizer see them)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="debugging only: run the in-process test programs, which link the lab's code as gdb, "
+                             "cuda-gdb and compute-sanitizer see it; refused with --submission and --results-json "
+                             "(the default grades through the worker: the test programs hold no student code, "
+                             "which is compiled and run in a bubblewrap sandbox)")
     parser.add_argument("--allow-unsandboxed", action="store_true",
                         help="with --results-json: grade even where bubblewrap cannot sandbox the student's code")
     args = parser.parse_args(argv)
@@ -1105,6 +1160,10 @@ def main(argv: list[str]) -> int:
         unknown = [lab for lab in labs if lab not in rubric]
         if unknown:
             raise GradingError(f"unknown lab '{unknown[0]}'; the rubric has: {', '.join(all_labs)}")
+        if args.in_process and (args.submission or args.results_json):
+            raise GradingError("--in-process runs the lab's code inside the test programs, where it can decide "
+                               "its own verdict: it is for debugging, never for grading a submission or writing "
+                               "results.json")
         args.labs_dir = REPO / "labs"
         if args.submission:
             if args.flavour != "student":
@@ -1124,9 +1183,12 @@ def main(argv: list[str]) -> int:
             labs = [lab for lab in labs if "sanitizer" in rubric[lab]]
             if not labs:
                 raise GradingError("--sanitize-only: none of these labs has a compute-sanitizer item")
-        if not args.isolated:
+        if args.in_process:
+            if args.flavour not in ("student", "solution"):
+                raise GradingError(f"--in-process: {args.flavour} is built as a worker only (graded through it, "
+                                   "as a submission is): drop --in-process")
             args.isolation = None
-            notes.append("in-process run: the lab's code ran inside the test programs (--isolated keeps it out)")
+            notes.append("in-process run (debugging): the lab's code ran inside the test programs")
         else:
             args.isolation = sandbox.detect()
             notes.append(args.isolation.describe())

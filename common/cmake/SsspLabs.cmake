@@ -18,8 +18,8 @@
 #     the labels <lab>, <kind>, solution; datasets/tiny stands in for the hidden
 #     graphs, so no HiddenGraphs test skips there. Both flavours are listed in
 #     graded_tests.json in the build directory, which the grader reads, and so
-#     are the lab's mutants (tests/project/mutants.json), flavour mutant:<name>.
-#     With a binding, also test_<lab>_<kind>_isolated: the same tests linked
+#     are the workers of the lab's mutants (tests/project/mutants.json),
+#     flavour mutant:<name>. With a binding, also test_<lab>_<kind>_isolated: the same tests linked
 #     with the binding's test side instead of any lab code, so every call to
 #     the lab goes to a worker process (grade.py's grading path). It holds no
 #     student code, only the lab's header and its GIVEN files (given code
@@ -62,7 +62,11 @@ function(_sssp_add_worker lab name flavour library)
     return()
   endif()
   set(exe ${lab}_worker_${name})
-  add_executable(${exe} "${SSSP_RPC_WORKER_MAIN}" "${binding}")
+  add_executable(${exe} $<TARGET_OBJECTS:sssp_rpc_worker_main> "${binding}")
+  get_property(kind GLOBAL PROPERTY SSSP_LAB_KIND_${lab})
+  if(kind STREQUAL "GPU")
+    target_sources(${exe} PRIVATE $<TARGET_OBJECTS:sssp_rpc_warm_gpu>)
+  endif()
   target_compile_definitions(${exe} PRIVATE SSSP_RPC_WORKER=1)
   target_link_libraries(${exe} PRIVATE ${library} sssp_rpc)
   set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/workers")
@@ -133,7 +137,8 @@ function(sssp_add_lab_tests lab kind)
     add_executable(${exe} ${ARG_SOURCES} binding.cpp ${given} "${SSSP_RPC_DEFAULT_WORKER_SOURCE}")
     target_include_directories(${exe} PRIVATE "${PROJECT_SOURCE_DIR}/labs/${lab}")
     target_compile_definitions(${exe} PRIVATE SSSP_RPC_WORKER=0
-                               SSSP_RPC_DEFAULT_WORKER="$<TARGET_FILE:${lab}_worker_student>")
+                               SSSP_RPC_DEFAULT_WORKER="$<TARGET_FILE:${lab}_worker_student>"
+                               SSSP_RPC_GPU_TESTS=$<STREQUAL:${kind},gpu>)
     target_link_libraries(${exe} PRIVATE sssp_rpc_client sssp_test_support GTest::gtest)
     sssp_set_warnings(${exe})
     set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
@@ -144,14 +149,10 @@ function(sssp_add_lab_tests lab kind)
   target_link_libraries(${exe} PRIVATE ${lab}_student sssp_test_support GTest::gtest)
   sssp_set_warnings(${exe})
   if(SSSP_HAVE_SOLUTIONS)
-    # The test sources are compiled once against the solution's headers and
-    # linked into the solution's and every mutant's test program.
-    add_library(test_${lab}_${kind}_objects OBJECT ${ARG_SOURCES})
-    target_link_libraries(test_${lab}_${kind}_objects PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
-    sssp_set_warnings(test_${lab}_${kind}_objects)
     set(exe test_${lab}_${kind}_solution)
-    add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
+    add_executable(${exe} ${ARG_SOURCES})
     target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
+    sssp_set_warnings(${exe})
   endif()
   foreach(flavour IN LISTS SSSP_FLAVOURS)
     set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
@@ -160,7 +161,7 @@ function(sssp_add_lab_tests lab kind)
   if(NOT SSSP_HAVE_SOLUTIONS)
     return()  # the student's tests run only through tests/grade.py
   endif()
-  sssp_add_mutants(${lab} ${kind})
+  sssp_add_mutants(${lab})
 
   if(kind STREQUAL "gpu")
     set_property(GLOBAL APPEND PROPERTY SSSP_GPU_TEST_PROGRAMS test_${lab}_${kind}_solution)
@@ -180,14 +181,15 @@ function(sssp_add_lab_tests lab kind)
 endfunction()
 
 # Deliberately wrong versions of a lab's solution (tests/project/mutants.json),
-# each built against the lab's tests as flavour "mutant:<name>", so the project
-# tests can show that the graded tests catch them. For the labs named in
+# each built as a worker of flavour "mutant:<name>", so the project tests can
+# show that the graded tests catch them (through the isolated test programs,
+# as a submission is graded). For the labs named in
 # SSSP_TASK_REVERTS (or ALL), also the solution with one task N left
 # unfinished as in the skeleton, flavour "revert:<N>", for
 # tests/project/check_tasks.py: many builds, so only where asked.
 set(SSSP_TASK_REVERTS "" CACHE STRING "Labs (or ALL) to build once per task with that task reverted to its skeleton")
 
-function(sssp_add_mutants lab kind)
+function(sssp_add_mutants lab)
   set(spec "${PROJECT_SOURCE_DIR}/tests/project/mutants.json")
   set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${lab}")
   file(GLOB solution_files "${solution_dir}/*")
@@ -198,7 +200,7 @@ function(sssp_add_mutants lab kind)
     math(EXPR last "${count} - 1")
     foreach(i RANGE ${last})
       string(JSON name GET "${json}" ${lab} ${i} name)
-      _sssp_add_variant(${lab} ${kind} mutant_${name} "mutant:${name}" "mutants/${lab}/${name}"
+      _sssp_add_variant(${lab} mutant_${name} "mutant:${name}" "mutants/${lab}/${name}"
                         "${spec}" ${lab} ${name})
     endforeach()
   endif()
@@ -213,7 +215,7 @@ function(sssp_add_mutants lab kind)
     endforeach()
     list(REMOVE_DUPLICATES tasks)
     foreach(task IN LISTS tasks)
-      _sssp_add_variant(${lab} ${kind} revert_task${task} "revert:${task}" "reverts/${lab}/task${task}"
+      _sssp_add_variant(${lab} revert_task${task} "revert:${task}" "reverts/${lab}/task${task}"
                         --revert-task ${lab} ${task})
     endforeach()
   endif()
@@ -221,10 +223,12 @@ endfunction()
 
 # One variant of a lab's solution, written by make_mutant.py (its arguments
 # before the solution and output directories: ARGN) into <subdir> of the build
-# directory, and its test program test_<lab>_<kind>_<name>, listed as <flavour>.
-function(_sssp_add_variant lab kind name flavour subdir)
+# directory, and built as its worker <lab>_worker_<name>, listed as <flavour>:
+# a variant is tested as a submission is graded, by the lab's isolated test
+# programs calling that worker.
+function(_sssp_add_variant lab name flavour subdir)
   set(dir "${PROJECT_BINARY_DIR}/${subdir}")
-  if(NOT TARGET ${lab}_${name})  # a lab with cpu and gpu tests makes each variant once
+  if(NOT TARGET ${lab}_${name})  # a lab with cpu and gpu tests asks for each variant twice
     execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
                             ${ARGN} "${PROJECT_SOURCE_DIR}/solutions/${lab}" "${dir}"
                     RESULT_VARIABLE failed)
@@ -245,11 +249,6 @@ function(_sssp_add_variant lab kind name flavour subdir)
     endif()
     _sssp_add_worker(${lab} ${name} "${flavour}" ${lab}_${name})
   endif()
-  set(exe test_${lab}_${kind}_${name})
-  add_executable(${exe} $<TARGET_OBJECTS:test_${lab}_${kind}_objects>)
-  target_link_libraries(${exe} PRIVATE ${lab}_${name} sssp_test_support GTest::gtest)
-  set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES
-               "{\"lab\": \"${lab}\", \"kind\": \"${kind}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
 endfunction()
 
 function(sssp_add_given_code_test lab name)

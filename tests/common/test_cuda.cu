@@ -40,6 +40,16 @@ TEST(CudaDevice, QueryDescribesTheDevice) {
   EXPECT_NE(status.summary().find("sm_"), std::string::npos) << status.summary();
 }
 
+TEST(CudaDevice, PresenceCheckAgreesWithTheFullCheck) {
+  SSSP_REQUIRE_GPU();
+  const auto& full = sssp::cuda::query_device();
+  const auto& presence = sssp::cuda::query_device(0, sssp::cuda::DeviceCheck::kPresence);
+  EXPECT_TRUE(presence.available) << presence.reason;
+  EXPECT_EQ(presence.name, full.name);
+  EXPECT_EQ(presence.multiprocessors, full.multiprocessors);
+  EXPECT_FALSE(sssp::cuda::query_device(4096, sssp::cuda::DeviceCheck::kPresence).available);
+}
+
 TEST(CudaDevice, MissingDeviceHasAReason) {
   const auto& status = sssp::cuda::query_device(4096);
   EXPECT_FALSE(status.available);

@@ -59,14 +59,26 @@ def add_variant_options(parser: argparse.ArgumentParser) -> None:
 
 
 def variant_programs(manifest: dict, prefix: str, labs: list[str] | None) -> dict[tuple[str, str], list]:
-    """The test programs of each variant of flavour PREFIX:NAME, by (lab, NAME).
-    A variant of a lab with cpu and gpu tests has two: its tests may be in
-    either, so its results are pooled."""
-    programs: dict[tuple[str, str], list[grade.Program]] = {}
+    """The test programs of each variant of flavour PREFIX:NAME, by (lab, NAME):
+    the lab's isolated test programs, their calls to the lab going to the
+    variant's worker, as a submission's go to its worker when it is graded.
+    A variant of a lab with cpu and gpu tests has two programs: its tests may
+    be in either, so its results are pooled. The variants are the course's
+    own code, so their workers run unsandboxed (the sandbox is no part of
+    what a test checks)."""
+    isolated = {}
     for exe in manifest["executables"]:
-        if exe["flavour"].startswith(f"{prefix}:") and (not labs or exe["lab"] in labs):
-            programs.setdefault((exe["lab"], exe["flavour"].split(":", 1)[1]), []).append(
-                grade.Program(exe["path"], exe["kind"]))
+        if exe["flavour"] == "isolated":
+            isolated.setdefault(exe["lab"], []).append(exe)
+    unsandboxed = grade.sandbox.Isolation("none")
+    programs: dict[tuple[str, str], list[grade.Program]] = {}
+    for worker in manifest.get("workers", []):
+        lab, flavour = worker["lab"], worker["flavour"]
+        if flavour.startswith(f"{prefix}:") and (not labs or lab in labs):
+            gpu_lab = manifest["labs"].get(lab) == "GPU"
+            command = tuple(grade.sandbox.worker_command(unsandboxed, Path(worker["path"]), gpu_lab))
+            programs[(lab, flavour.split(":", 1)[1])] = [
+                grade.Program(exe["path"], exe["kind"], command, worker["path"]) for exe in isolated.get(lab, [])]
     return programs
 
 
@@ -206,9 +218,10 @@ def main() -> int:
         print(f"no mutants were built in {args.build_dir} (graded_tests.json lists none"
               f"{' of ' + ', '.join(args.lab) if args.lab else ''}{named})", file=sys.stderr)
         return 1
-    missing = sorted(p.path for ps in programs.values() for p in ps if not Path(p.path).exists())
+    missing = sorted({path for ps in programs.values() for p in ps for path in (p.path, p.worker_path)
+                      if path and not Path(path).exists()})
     if missing:
-        print(f"{len(missing)} mutant test programs are not built in {args.build_dir}, e.g. {missing[0]}: "
+        print(f"{len(missing)} programs the mutants need are not built in {args.build_dir}, e.g. {missing[0]}: "
               f"build them first (cmake --build {args.build_dir}, or name their targets)", file=sys.stderr)
         return 1
     by_sanitizer = {key: ps for key, ps in programs.items() if mutants[key[0]][key[1]].get("caught_by") == "sanitizer"}

@@ -102,7 +102,7 @@ def main(argv: list[str]) -> int:
             (submission / target).write_text(f"{skeleton}\n// ---- attack: {attack.stem} ----\n{code}")
             results = Path(work) / attack.stem / "results.json"
             graded = subprocess.run(
-                [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", args.build_dir, "--no-build", "--isolated",
+                [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", args.build_dir, "--no-build",
                  "--submission", str(submission), "--lab", args.lab, "--results-json", str(results),
                  "--hidden-graphs", str(HIDDEN), "--allow-skips", "--no-sanitize", "--timeout", str(args.timeout),
                  "--show-failures", "0"], env=env, capture_output=True, text=True, errors="replace", timeout=1800)

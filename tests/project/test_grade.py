@@ -32,9 +32,13 @@ TINY = REPO / "datasets" / "tiny"
 
 
 def program(flavour: str) -> grade.Program:
+    """LAB's isolated test program, calling the worker of `flavour`
+    (unsandboxed: the course's own code), as the mutant checks run it."""
     manifest = json.loads((BUILD / "graded_tests.json").read_text())
-    exe = next(e for e in manifest["executables"] if e["lab"] == LAB and e["flavour"] == flavour)
-    return grade.Program(exe["path"], exe["kind"])
+    exe = next(e for e in manifest["executables"] if e["lab"] == LAB and e["flavour"] == "isolated")
+    worker = next(w["path"] for w in manifest["workers"] if w["lab"] == LAB and w["flavour"] == flavour)
+    command = tuple(grade.sandbox.worker_command(grade.sandbox.Isolation("none"), Path(worker), False))
+    return grade.Program(exe["path"], exe["kind"], command, worker)
 
 
 class GraderRun(unittest.TestCase):
@@ -48,7 +52,7 @@ class GraderRun(unittest.TestCase):
 
     def grade(self, *args: str, build: bool = False, env: dict | None = None) -> subprocess.CompletedProcess:
         command = [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", str(BUILD),
-                   "--junit", str(self.scratch / "junit.xml"), *args]
+                   "--junit", str(self.scratch / "junit.xml"), "--allow-unsandboxed", *args]
         if not build:
             command.append("--no-build")
         return subprocess.run(command, cwd=self.scratch, capture_output=True, text=True, env=env, timeout=600)
@@ -56,22 +60,44 @@ class GraderRun(unittest.TestCase):
     def results(self) -> dict:
         return json.loads(self.results_path.read_text())
 
-    def recording_cmake(self) -> tuple[dict, Path]:
-        """An environment whose cmake only appends its arguments to a log (the
-        tree is built already), and that log."""
-        fake, log = self.scratch / "bin", self.scratch / "cmake.log"
-        fake.mkdir()
-        (fake / "cmake").write_text(f"#!{sys.executable}\nimport sys\n"
-                                    f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n")
-        (fake / "cmake").chmod(0o755)
-        return dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}"), log
+    def grade_recorded(self, *args: str, fail_worker_of: str = "") -> tuple[int, str, dict]:
+        """Runs grade.main (building, not --no-build) with its build steps
+        recorded instead of run (the tree is built already): the trusted
+        builds' targets, the configure's labs directory, the labs whose
+        student worker was asked for (each given the built one from labs/,
+        or, for `fail_worker_of`, a compiler error). Returns the exit status,
+        what it printed and the record."""
+        manifest = json.loads((BUILD / "graded_tests.json").read_text())
+        built = {w["lab"]: w["path"] for w in manifest["workers"] if w["flavour"] == "student"}
+        record: dict = {"targets": [], "labs_dir": None, "workers": []}
+
+        def configure(_build_dir, _data_dir, labs_dir):
+            record["labs_dir"] = labs_dir
+
+        def build(_build_dir, targets):
+            record["targets"] += targets
+
+        def build_student_worker(_build_dir, labs_dir, lab, *_rest):
+            record["workers"].append((lab, labs_dir))
+            if lab == fail_worker_of:
+                return None, "dijkstra.cpp:12:5: error: expected ';' before '}' token"
+            return built[lab], None
+
+        out = io.StringIO()
+        with mock.patch.object(grade, "configure", configure), mock.patch.object(grade, "build", build), \
+                mock.patch.object(grade, "build_student_worker", build_student_worker), \
+                contextlib.redirect_stdout(out):
+            status = grade.main(["--build-dir", str(BUILD), "--junit", str(self.scratch / "junit.xml"),
+                                 "--allow-unsandboxed", *args])
+        return status, out.getvalue(), record
 
 
 class ForgedResults(GraderRun):
     def test_a_forging_submission_scores_zero(self):
         # tests/project/mutants.json: every task prints GoogleTest's pass or
         # skip lines, writes a passing test_detail.xml in the working
-        # directory and exits with status 0 or 77 before the test ends.
+        # directory and exits with status 0 or 77 before the test ends. It
+        # runs in the worker, so all it ends is the worker.
         proc = self.grade("--lab", LAB, "--flavour", "mutant:forges_test_results", "--hidden-graphs", str(TINY),
                           "--results-json", str(self.results_path), "--allow-skips")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -82,9 +108,15 @@ class ForgedResults(GraderRun):
                    if s["missing"] != "dataset missing"]
         self.assertEqual(skipped, [], "a forged skip was believed")
         forged_skip = next(t for t in tests if t["name"] == f"{LAB}: Lab01/Sssp.TinyHandCheckedGraphs/Dijkstra")
-        self.assertIn("ended before it reported this test", forged_skip["output"])
-        self.assertIn("exited with status 77", forged_skip["output"])
+        self.assertIn("exited with status 77 in the middle of a call", forged_skip["output"])
         self.assertFalse((self.scratch / "test_detail.xml").exists(), "a test wrote into the grader's directory")
+
+    def test_in_process_runs_are_never_grades(self):
+        for args in (["--results-json", str(self.results_path)], ["--submission", str(self.scratch)],
+                     ["--flavour", "mutant:forges_test_results"]):
+            proc = self.grade("--lab", LAB, "--in-process", *args)
+            self.assertEqual(proc.returncode, 2, f"--in-process {' '.join(args)} was accepted")
+            self.assertIn("--in-process", proc.stderr)
 
 
 class Skips(GraderRun):
@@ -168,24 +200,19 @@ class HiddenGraphDirectory(GraderRun):
 
 class CompileFailure(GraderRun):
     def test_a_lab_that_does_not_compile_scores_zero_and_the_others_are_graded(self):
-        # A cmake that builds nothing (the tree is built) and fails lab 01 as a
-        # compiler would: grade.py must build and grade lab by lab.
-        fake = self.scratch / "bin"
-        fake.mkdir()
-        (fake / "cmake").write_text(f"""#!{sys.executable}
-import sys
-if "--build" in sys.argv and any(a.startswith("test_{LAB}_") for a in sys.argv):
-    sys.exit(print("dijkstra.cpp:12:5: error: expected ';' before '}}' token", file=sys.stderr) or 1)
-""")
-        (fake / "cmake").chmod(0o755)
+        # LAB's worker fails to compile as a compiler would: grade.py must
+        # build and grade lab by lab.
         manifest = json.loads((BUILD / "graded_tests.json").read_text())
         other = next((e["lab"] for e in manifest["executables"]
-                      if e["lab"] != LAB and e["kind"] == "cpu" and e["flavour"] == "solution"), "lab02_frontier")
-        env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
-        proc = self.grade("--lab", LAB, "--lab", other, "--flavour", "solution", "--hidden-graphs", str(TINY),
-                          "--results-json", str(self.results_path), "--allow-skips", build=True, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn(f"{LAB} DID NOT COMPILE", proc.stdout)
+                      if e["lab"] != LAB and e["kind"] == "cpu" and e["flavour"] == "isolated"), None)
+        if other is None:
+            self.skipTest("needs a second lab with CPU tests (a build with the GPU labs)")
+        status, out, record = self.grade_recorded("--lab", LAB, "--lab", other, "--hidden-graphs", str(TINY),
+                                                  "--results-json", str(self.results_path), "--allow-skips",
+                                                  fail_worker_of=LAB)
+        self.assertEqual(status, 0, out)
+        self.assertEqual([lab for lab, _ in record["workers"]], [LAB, other])
+        self.assertIn(f"{LAB} DID NOT COMPILE", out)
         tests = {t["name"]: t for t in self.results()["tests"]}
         compilation = tests[f"{LAB}: compilation"]
         self.assertIn("error: expected ';'", compilation["output"])
@@ -193,33 +220,34 @@ if "--build" in sys.argv and any(a.startswith("test_{LAB}_") for a in sys.argv):
         self.assertEqual(len(lab01), len(json.loads(grade.RUBRIC.read_text())[LAB]["tests"]))
         self.assertTrue(all(t["score"] == 0 and "did not compile" in t["output"] for t in lab01))
         graded = [t for name, t in tests.items() if name.startswith(f"{other}: ")]
-        skipped = self.results().get("extra_data", {}).get("skipped", [])
-        self.assertTrue(any(t["status"] == "passed" for t in graded) or
-                        any(s["name"].startswith(f"{other}: ") for s in skipped),
+        self.assertTrue(graded and all("did not compile" not in t["output"] for t in graded),
                         f"{other} was not graded")
 
 
 class StudentBuild(GraderRun):
-    def test_grading_builds_the_students_programs_only_and_no_gpu_test_without_a_gpu(self):
-        # A cmake that records what it is asked to build (the tree is built)
-        # and an nvidia-smi that finds no GPU, as on a student's laptop.
-        env, log = self.recording_cmake()
-        (self.scratch / "bin" / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
-        (self.scratch / "bin" / "nvidia-smi").chmod(0o755)
+    def test_grading_builds_the_course_programs_and_the_students_worker_only_and_no_gpu_test_without_a_gpu(self):
+        # Build steps recorded, and an nvidia-smi that finds no GPU, as on a
+        # student's laptop.
+        fake = self.scratch / "bin"
+        fake.mkdir()
+        (fake / "nvidia-smi").write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+        (fake / "nvidia-smi").chmod(0o755)
         manifest = json.loads((BUILD / "graded_tests.json").read_text())
         kinds: dict[str, set[str]] = {}
         for e in manifest["executables"]:
             kinds.setdefault(e["lab"], set()).add(e["kind"])
         gpu_lab = next((lab for lab, k in kinds.items() if k == {"gpu"}), None)  # none in a CPU-only build
         labs = [LAB] + ([gpu_lab] if gpu_lab else [])
-        proc = self.grade(*[arg for lab in labs for arg in ("--lab", lab)], "--hidden-graphs", str(TINY),
-                          "--results-json", str(self.results_path), "--allow-skips", build=True, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        targets = [target for line in log.read_text().splitlines() if line.startswith("--build")
-                   for target in line.split(" --target ", 1)[1].split()]
-        self.assertIn(f"test_{LAB}_cpu_student", targets)
-        self.assertEqual([t for t in targets if "solution" in t or "mutant" in t], [],
-                         "a student's grading build must not build the solutions or the mutants")
+        with mock.patch.dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}"):
+            status, out, record = self.grade_recorded(*[arg for lab in labs for arg in ("--lab", lab)],
+                                                      "--hidden-graphs", str(TINY), "--results-json",
+                                                      str(self.results_path), "--allow-skips")
+        self.assertEqual(status, 0, out)
+        targets = record["targets"]
+        self.assertIn(f"test_{LAB}_cpu_isolated", targets)
+        self.assertEqual([t for t in targets if any(w in t for w in ("solution", "mutant", "student", "worker"))],
+                         [], "the trusted build holds no lab code: no solution, mutant or student program")
+        self.assertEqual([lab for lab, _ in record["workers"]], [LAB], "the student's worker, of CPU labs only")
         gpu_programs = {Path(e["path"]).name for e in manifest["executables"] if e["kind"] == "gpu"}
         self.assertEqual(set(targets) & gpu_programs, set(), "GPU tests built on a machine without a GPU")
         if gpu_lab:
@@ -237,20 +265,17 @@ class StudentBuild(GraderRun):
 
 class Submission(GraderRun):
     def test_only_the_files_a_student_edits_are_graded_and_the_rest_listed(self):
-        # A cmake that records its configure line (the tree is built): the
-        # labs it is pointed at are the submission's.
-        env, log = self.recording_cmake()
         submission = self.scratch / "submission"
         (submission / "labs" / LAB).mkdir(parents=True)
         (submission / "labs" / LAB / "dijkstra.cpp").write_text("// my Dijkstra\n")
         (submission / "bfs.cpp").write_text("// my BFS, at the top level\n")
         (submission / "labs" / LAB / "lab01.hpp").write_text("// a header the tests rely on\n")
         (submission / "NOTES.md").write_text("notes\n")
-        proc = self.grade("--submission", str(submission), "--results-json", str(self.results_path),
-                          "--allow-skips", build=True, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        status, out, record = self.grade_recorded("--submission", str(submission), "--results-json",
+                                                  str(self.results_path), "--allow-skips")
+        self.assertEqual(status, 0, out)
         copy = BUILD / "submission" / "labs"
-        self.assertIn(f"-DSSSP_LABS_DIR={copy}", log.read_text().splitlines()[0])
+        self.assertEqual(record["workers"], [(LAB, copy)], "the worker is built from the submission's copy")
         self.assertEqual((copy / LAB / "dijkstra.cpp").read_text(), "// my Dijkstra\n")
         self.assertEqual((copy / LAB / "bfs.cpp").read_text(), "// my BFS, at the top level\n")
         self.assertEqual((copy / LAB / "lab01.hpp").read_text(), (REPO / "labs" / LAB / "lab01.hpp").read_text())

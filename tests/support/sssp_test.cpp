@@ -259,8 +259,15 @@ std::string shipped_dataset(const std::string& relative) {
   return (std::filesystem::path(SSSP_SOURCE_DIR) / "datasets" / relative).string();
 }
 
+namespace {
+bool kernels_run_in_the_worker = false;
+}  // namespace
+
+void gpu_kernels_run_in_the_worker() { kernels_run_in_the_worker = true; }
+
 std::string gpu_unavailable_reason() {
-  const auto& status = cuda::query_device();
+  const auto& status =
+      cuda::query_device(0, kernels_run_in_the_worker ? cuda::DeviceCheck::kPresence : cuda::DeviceCheck::kRunsKernels);
   return status.available ? std::string() : status.reason;
 }
 

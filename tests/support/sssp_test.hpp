@@ -157,6 +157,11 @@ void expect_bfs_on(const std::vector<const NamedGraph*>& graphs, std::string_vie
 /// Empty when a GPU can run this build's kernels; otherwise the reason.
 [[nodiscard]] std::string gpu_unavailable_reason();
 
+/// Makes gpu_unavailable_reason() check only that a usable GPU is present,
+/// without creating a CUDA context here: for an isolated test program, whose
+/// worker runs every kernel (default_worker.cpp calls it as it starts).
+void gpu_kernels_run_in_the_worker();
+
 }  // namespace sssp::test
 
 // The skip reasons below begin with the prefixes tests/grade.py accepts: a

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <string>
 
 #include "sssp/cuda/device.hpp"
@@ -60,7 +61,7 @@ std::string cuda_version(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
-DeviceStatus probe(int device) {
+DeviceStatus probe(int device, DeviceCheck check) {
   DeviceStatus s;
   s.device = device;
   cudaRuntimeGetVersion(&s.runtime_version);
@@ -97,6 +98,10 @@ DeviceStatus probe(int device) {
   s.multiprocessors = prop.multiProcessorCount;
   s.global_memory = prop.totalGlobalMem;
   s.l2_cache = static_cast<std::size_t>(prop.l2CacheSize);
+  if (check == DeviceCheck::kPresence) {
+    s.available = true;
+    return s;
+  }
   cudaFuncAttributes attributes{};
   if (const cudaError_t e = cudaFuncGetAttributes(&attributes, probe_kernel); e != cudaSuccess) {
     cudaGetLastError();
@@ -140,12 +145,13 @@ double measure_round_trip_us(int repetitions) {
   return 1000.0 * timer.elapsed_ms() / (repetitions > 0 ? repetitions : 1);
 }
 
-const DeviceStatus& query_device(int device) {
+const DeviceStatus& query_device(int device, DeviceCheck check) {
   static std::mutex mutex;
-  static std::map<int, DeviceStatus> cache;
+  static std::map<std::pair<int, DeviceCheck>, DeviceStatus> cache;
   const std::lock_guard lock(mutex);
-  auto it = cache.find(device);
-  if (it == cache.end()) it = cache.emplace(device, probe(device)).first;
+  const auto key = std::make_pair(device, check);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, probe(device, check)).first;
   return it->second;
 }
 

@@ -4,7 +4,7 @@
 
 namespace sssp::cuda {
 
-const DeviceStatus& query_device(int device) {
+const DeviceStatus& query_device(int device, DeviceCheck) {
   static const DeviceStatus status = [device] {
     DeviceStatus s;
     s.device = device;

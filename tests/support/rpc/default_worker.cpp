@@ -1,6 +1,36 @@
-// The worker an isolated test program starts when SSSP_WORKER is not set:
-// its lab's student worker, built beside it (compiled into each isolated
-// test program with that path).
+// What only an isolated test program holds: the worker it starts when
+// SSSP_WORKER is not set (its lab's student worker, built beside it, compiled
+// in with that path), the early start of the worker before the tests run,
+// and a GPU check that leaves the kernels (and the CUDA context) to it.
+#include <gtest/gtest.h>
+
 #include "rpc/api.hpp"
+#include "sssp_test.hpp"
 
 const char* sssp::rpc::default_worker() { return SSSP_RPC_DEFAULT_WORKER; }
+
+bool sssp::rpc::runs_gpu_tests() { return SSSP_RPC_GPU_TESTS != 0; }
+
+namespace {
+
+// The worker starts while GoogleTest sets up, before the first test: a GPU
+// worker then creates its CUDA context while the test program creates its
+// own (about 0.2 s a test on an H100 when one waited for the other). A run
+// that only lists the tests sets up no environment, so starts no worker.
+class StartWorkerEarly : public testing::Environment {
+ public:
+  void SetUp() override { sssp::rpc::start_worker(); }
+};
+
+[[maybe_unused]] testing::Environment* const start_worker_early =
+    testing::AddGlobalTestEnvironment(new StartWorkerEarly);
+
+// This process runs no kernel: creating a context only to check for one
+// would cost each GPU test 0.1-0.2 s. A build without the GPU's kernel image
+// fails the test with the worker's CUDA error instead of skipping it.
+[[maybe_unused]] const bool gpu_checked_by_presence = [] {
+  sssp::test::gpu_kernels_run_in_the_worker();
+  return true;
+}();
+
+}  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <string_view>
 
 #include "rpc/api.hpp"
 #include "rpc/frame.hpp"
@@ -46,9 +47,15 @@ void* Registry::find(std::uint64_t handle, const char* type) const {
 
 }  // namespace sssp::rpc
 
-int main() {
+// A worker of a CPU lab has no GPU to warm up (warm_gpu.cpp overrides this).
+[[gnu::weak]] void sssp::rpc::warm_up_gpu() {}
+
+int main(int argc, char** argv) {
   constexpr int kRequestFd = 3;
   constexpr int kAnswerFd = 4;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == sssp::rpc::kWarmGpuFlag) sssp::rpc::warm_up_gpu();
+  }
   sssp::rpc::Registry registry;
   sssp::rpc::register_lab(registry);
   while (const auto request = sssp::rpc::read_frame(kRequestFd)) {

@@ -26,10 +26,16 @@ struct DeviceStatus {
   [[nodiscard]] std::string summary() const;
 };
 
-/// Queries `device` once per process (the result is cached). Never throws:
-/// a missing driver, no device or a build without CUDA all come back as
-/// `available == false` with the runtime's own explanation.
-[[nodiscard]] const DeviceStatus& query_device(int device = 0);
+/// How far query_device checks. kRunsKernels also checks that this build has
+/// a kernel image for the GPU, which creates the process's CUDA context (0.1
+/// to 0.2 s); kPresence stops before that, for a process that runs no kernel
+/// itself (an isolated test program: its worker runs the lab's kernels).
+enum class DeviceCheck { kRunsKernels, kPresence };
+
+/// Queries `device` once per process and check (the result is cached). Never
+/// throws: a missing driver, no device or a build without CUDA all come back
+/// as `available == false` with the runtime's own explanation.
+[[nodiscard]] const DeviceStatus& query_device(int device = 0, DeviceCheck check = DeviceCheck::kRunsKernels);
 
 /// The fixed cost of one iteration of a host-driven loop on this GPU: launch
 /// an empty kernel, copy 4 bytes to pinned host memory, synchronise. Averaged

@@ -67,7 +67,16 @@ inline constexpr Stage kAllStages[] = {Stage::kInterleaved, Stage::kSequential, 
                                        Stage::kWarpShuffle, Stage::kManyPerThread};
 
 /// A short name of `stage`, e.g. "3 first step during load".
-[[nodiscard]] std::string_view stage_name(Stage stage);
+[[nodiscard]] constexpr std::string_view stage_name(Stage stage) {
+  switch (stage) {
+    case Stage::kInterleaved: return "1 interleaved";
+    case Stage::kSequential: return "2 sequential";
+    case Stage::kFirstStepDuringLoad: return "3 first step during load";
+    case Stage::kWarpShuffle: return "4 warp shuffle";
+    case Stage::kManyPerThread: return "5 many per thread";
+  }
+  return "unknown stage";
+}
 
 /// Launch configuration of the reductions.
 struct ReduceOptions {

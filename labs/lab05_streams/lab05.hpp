@@ -119,7 +119,9 @@ enum class Variant {
 };
 
 /// "naive" or "work-efficient".
-[[nodiscard]] std::string_view variant_name(Variant variant);
+[[nodiscard]] constexpr std::string_view variant_name(Variant variant) {
+  return variant == Variant::kNaive ? "naive" : "work-efficient";
+}
 
 /// Options of the multithreaded CPU baseline.
 struct CpuOptions {

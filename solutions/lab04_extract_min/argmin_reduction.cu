@@ -159,17 +159,6 @@ __global__ void argmin_many_per_thread(const dist_t* __restrict__ keys, std::uin
 
 }  // namespace
 
-std::string_view stage_name(Stage stage) {
-  switch (stage) {
-    case Stage::kInterleaved: return "1 interleaved";
-    case Stage::kSequential: return "2 sequential";
-    case Stage::kFirstStepDuringLoad: return "3 first step during load";
-    case Stage::kWarpShuffle: return "4 warp shuffle";
-    case Stage::kManyPerThread: return "5 many per thread";
-  }
-  return "unknown stage";
-}
-
 struct ArgMinReduction::Impl {
   ReduceOptions options;
   std::uint32_t n;

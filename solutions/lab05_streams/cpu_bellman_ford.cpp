@@ -17,10 +17,6 @@
 
 namespace lab05 {
 
-std::string_view variant_name(Variant variant) {
-  return variant == Variant::kNaive ? "naive" : "work-efficient";
-}
-
 namespace {
 
 /// What one thread did in one round; padded to a cache line so that the

@@ -33,21 +33,6 @@ void sssp::rpc::register_lab(Registry& registry) {
 
 namespace lab04 {
 
-// Given code, but in the student's argmin_reduction.cu: defined again here
-// rather than forwarded, because GoogleTest prints every Stage parameter
-// (PrintTo in test_lab04.cpp) when the program starts, and listing the tests
-// must not start the worker.
-std::string_view stage_name(Stage stage) {
-  switch (stage) {
-    case Stage::kInterleaved: return "1 interleaved";
-    case Stage::kSequential: return "2 sequential";
-    case Stage::kFirstStepDuringLoad: return "3 first step during load";
-    case Stage::kWarpShuffle: return "4 warp shuffle";
-    case Stage::kManyPerThread: return "5 many per thread";
-  }
-  return "unknown stage";
-}
-
 struct ArgMinReduction::Impl {
   sssp::rpc::Remote remote;
 };

@@ -95,12 +95,6 @@ using CpuBellmanFordOf = std::vector<dist_t> (*)(const DenseMatrix&, vertex_t, C
 
 }  // namespace
 
-// Given code, but in the student's cpu_bellman_ford.cpp: defined again here
-// rather than forwarded, because GoogleTest prints every Variant parameter
-// (PrintTo in lab05_fixtures.hpp) when the program starts, and listing the
-// tests must not start the worker.
-std::string_view variant_name(Variant variant) { return variant == Variant::kNaive ? "naive" : "work-efficient"; }
-
 std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, CpuOptions options,
                                      Counters* counters) {
   return sssp::rpc::call(CpuBellmanFordOf{}, "lab05::cpu_bellman_ford", to_matrix(graph), source, options,

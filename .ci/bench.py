@@ -202,6 +202,45 @@ def run_gapbs(binary: Path, graph: Path, source: int, delta: int, threads: int, 
             "peer": True}
 
 
+def runner_json(command: list[str]) -> tuple[dict | None, list[str]]:
+    """One sssp-ref run (its command is printed on stderr): (its JSON, None when it printed
+    none; what failed, one line each)."""
+    print("+", shlex.join(command), file=sys.stderr, flush=True)
+    proc = subprocess.run(command, capture_output=True, text=True)
+    message = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+    try:
+        data = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return None, [f"sssp-ref died (exit {proc.returncode}) without its JSON: {message}"]
+    failures = [f"sssp-ref exit {proc.returncode}: {message}"] if proc.returncode != 0 else []
+    for run in data["runs"]:
+        if "error" in run:
+            failures.append(f"{run['algorithm']} from source {run['source']}: {run['error']}")
+        elif run.get("verified") is False:
+            failures.append(f"{run['algorithm']} from source {run['source']}: wrong answer: {run['verdict']}")
+    return data, failures
+
+
+def run_runner(command: list[str], algos: list[str]) -> tuple[dict | None, list[str]]:
+    """sssp-ref's command with algos: (the JSON of every run, None when none ran; what failed).
+    A runner that dies without its JSON (a crash, an error it did not catch) is run again once
+    per algorithm, so that a failing algorithm costs its own row, not the whole graph's."""
+    data, failures = runner_json([*command, *(arg for algo in algos for arg in ("--algo", algo))])
+    if data is not None or len(algos) == 1:
+        return data, failures
+    first, runs = None, []
+    for algo in algos:
+        alone, alone_failures = runner_json([*command, "--algo", algo])
+        first = first or alone
+        if alone:
+            failures += alone_failures
+            runs += alone["runs"]
+        else:
+            failures.append(f"{algo}: {alone_failures[0]}")
+            runs.append({"algorithm": algo, "error": alone_failures[0]})
+    return ({**first, "runs": runs} if first else None), failures
+
+
 def table(lab: str, results: list) -> list[str]:
     """The Markdown rows of one lab's table."""
     rows = []
@@ -537,7 +576,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown --lab {', '.join(unknown)} (one of {', '.join(known)})")
     labs = [lab for lab in known if not args.lab or lab in args.lab]
-    results, failed = [], False
+    results, failures = [], []
     with tempfile.TemporaryDirectory(prefix="sssp-bench-") as tmp:
         workdir = Path(tmp)
         gapbs = None
@@ -566,29 +605,28 @@ def main() -> int:
             delta = next((d for prefix, d in GAPBS_DELTA.items() if label.startswith(prefix)), None)
             peer = gapbs and lab in GAPBS_LABS and delta
             graph_file = workdir / "graph.gr"
+            graph_file.unlink(missing_ok=True)  # the runner writes it only when every run succeeded
             command = [str(Path(args.bin) / "sssp-ref"), *graph_args, "--weights", WEIGHTS, "--reps", str(reps),
                        "--random-sources", "1", "--output", "json"]
             if peer:
                 command += ["--write-graph", str(graph_file)]
-            for algo in algos:
-                command += ["--algo", algo]
-            print("+", shlex.join(command), file=sys.stderr, flush=True)
-            proc = subprocess.run(command, capture_output=True, text=True)
-            if proc.returncode != 0:
-                print(proc.stdout, proc.stderr, file=sys.stderr)
-                failed = True
-                if not proc.stdout.strip().startswith("{"):
-                    continue
-            data = json.loads(proc.stdout)
+            data, graph_failures = run_runner(command, algos)
+            failures += [f"{lab}, {label}: {failure}" for failure in graph_failures]
+            if data is None:
+                continue
             source = next((run["source"] for run in data["runs"] if "median_ms" in run), None)
-            if peer and source is not None:
+            if peer and source is not None and graph_file.exists():
                 key = (tuple(graph_args), source)
                 if key not in peer_rows:
                     peer_rows[key] = [run_gapbs(gapbs, graph_file, source, delta, threads, reps)
                                       for threads in (1, os.cpu_count())]
                 data["runs"] += peer_rows[key]
-                failed = failed or any(not run.get("verified") for run in peer_rows[key])
+                failures += [f"{lab}, {label}: {run['algorithm']}: {run.get('error', 'not verified')}"
+                             for run in peer_rows[key] if not run.get("verified")]
             results.append({"lab": lab, "label": label, **data})
+    for failure in failures:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    failed = bool(failures)
     about = machine(results)
     print(f"\n{about}")
     device = next((r["device"] for r in results if r["device"].get("round_trip_us", -1) >= 0), None)

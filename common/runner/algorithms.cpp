@@ -145,6 +145,12 @@ lab05::DenseGraph dense_matrix_of(const CsrGraph& graph, lab05::HostMemory memor
   return lab05::DenseGraph::from_csr(graph, memory);
 }
 
+// `a`, marked as working on the adjacency matrix.
+Algorithm dense(Algorithm a) {
+  a.dense_matrix = true;
+  return a;
+}
+
 class DenseOnCsr {
  public:
   DenseOnCsr(const CsrGraph& graph, lab05::GpuOptions options)
@@ -158,7 +164,7 @@ class DenseOnCsr {
 
 // Lab 05's multithreaded CPU baseline, on the matrix built once per graph.
 Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant variant) {
-  return {std::move(name), std::move(summary), false, false, {},
+  return dense({std::move(name), std::move(summary), false, false, {},
           [variant](const CsrGraph& graph, const Tuning&) -> PreparedRun {
             auto matrix = std::make_shared<lab05::DenseGraph>(dense_matrix_of(graph, lab05::HostMemory::kPageable));
             return [matrix, variant](vertex_t source) {
@@ -166,7 +172,7 @@ Algorithm dense_cpu(std::string name, std::string summary, lab05::Variant varian
               out.dist = lab05::cpu_bellman_ford(*matrix, source, lab05::CpuOptions{variant, 0, 0}, &out.counters);
               return out;
             };
-          }};
+          }});
 }
 
 // Lab 06's solver takes its sparse format as a constructor argument.
@@ -217,17 +223,19 @@ const std::vector<Algorithm>& algorithms() {
       dense_cpu("lab05/cpu-work-efficient",
                 "multithreaded Bellman-Ford on the adjacency matrix, active rows only, early exit",
                 lab05::Variant::kWorkEfficient),
-      gpu<DenseOnCsr>("lab05/gpu-naive", "2-D grid over the adjacency matrix, every row, |V|-1 rounds",
-                      lab05::GpuOptions{lab05::Variant::kNaive, 1, 0}),
-      gpu<DenseOnCsr>("lab05/gpu-work-efficient", "2-D grid over the adjacency matrix, active rows only, early exit",
-                      lab05::GpuOptions{lab05::Variant::kWorkEfficient, 1, 0}),
+      dense(gpu<DenseOnCsr>("lab05/gpu-naive", "2-D grid over the adjacency matrix, every row, |V|-1 rounds",
+                            lab05::GpuOptions{lab05::Variant::kNaive, 1, 0})),
+      dense(gpu<DenseOnCsr>("lab05/gpu-work-efficient",
+                            "2-D grid over the adjacency matrix, active rows only, early exit",
+                            lab05::GpuOptions{lab05::Variant::kWorkEfficient, 1, 0})),
       // Round 1 of the naive variant relaxes every row, so it has work to
       // overlap with the copies; the work-efficient one relaxes only the source's row.
-      gpu<DenseOnCsr>("lab05/gpu-naive-streams", "naive, matrix copied in 4 streams, round 1 overlapping the copies",
-                      lab05::GpuOptions{lab05::Variant::kNaive, 4, 0}),
-      gpu<DenseOnCsr>("lab05/gpu-streams",
-                      "work-efficient, matrix copied in 4 streams, round 1 overlapping the copies",
-                      lab05::GpuOptions{lab05::Variant::kWorkEfficient, 4, 0}),
+      dense(gpu<DenseOnCsr>("lab05/gpu-naive-streams",
+                            "naive, matrix copied in 4 streams, round 1 overlapping the copies",
+                            lab05::GpuOptions{lab05::Variant::kNaive, 4, 0})),
+      dense(gpu<DenseOnCsr>("lab05/gpu-streams",
+                            "work-efficient, matrix copied in 4 streams, round 1 overlapping the copies",
+                            lab05::GpuOptions{lab05::Variant::kWorkEfficient, 4, 0})),
       gpu<Spmv<lab06::Format::kCsrScalar>>(
           "lab06/csr-scalar", "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row", lab06::SpmvOptions{}),
       gpu<Spmv<lab06::Format::kCsrVector>>("lab06/csr-vector",

@@ -55,6 +55,10 @@ struct Algorithm {
   /// Does the per-graph setup that is not timed (e.g. copying the graph to
   /// the GPU) and returns the timed part.
   std::function<PreparedRun(const CsrGraph&, const Tuning&)> prepare;
+  /// Works on an adjacency matrix (lab 05): O(V^2) memory and work per round,
+  /// O(V^3) in all for the naive variants. The runner's default set leaves
+  /// such algorithms out on all but small graphs.
+  bool dense_matrix = false;
 };
 
 /// Every algorithm of every lab built into this runner.

@@ -9,19 +9,25 @@
 //   sssp --algo lab08/ --delta 100 --graph USA-road-NY.pace.gr.gz
 //
 // Exit status: 0 when every run was verified correct, 1 when an answer was
-// wrong or an algorithm failed, 2 on bad arguments or input.
+// wrong, an algorithm failed or none ran, 2 on bad arguments or input.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <map>
+#include <new>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -53,6 +59,11 @@ constexpr TuningOption kTuningOptions[] = {{"--block-size", &Tuning::block_size}
 constexpr const char* kDefaultGenerator = "grid:256x256";
 constexpr const char* kDefaultWeights = "1:1000:1";
 constexpr std::uint64_t kMaxRepetitions = 100000;
+// The dense-matrix algorithms (lab 05) run in the default set only up to this
+// many vertices: lab05/cpu-naive does |V| - 1 rounds over the whole matrix,
+// |V|^3 relaxations, 10^9 here (about a second), but 4 * 10^10 on rome99's
+// 3353 vertices (minutes). --algo still runs them on any graph they take.
+constexpr sssp::vertex_t kDenseDefaultMaxVertices = 1000;
 
 constexpr const char* kUsage = R"(usage: sssp [options]
 
@@ -70,7 +81,8 @@ graph (default: the built-in grid:256x256 with weights 1:1000:1):
   --seed N              generator seed (default 1)
   --cache DIR           keep a binary copy of parsed files in DIR (fast reloads)
 algorithms and sources:
-  --algo NAME           an algorithm from --list, or a prefix like lab01/ (repeatable; default all)
+  --algo NAME           an algorithm from --list, or a prefix like lab01/ (repeatable; default
+                        all, but the dense-matrix ones of lab 05 only up to 1000 vertices)
   --source N            source vertex, 0-based (repeatable; default 0)
   --random-sources K    K >= 1 distinct sources with out-degree > 0, drawn from --seed
   --reps R              timed repetitions per source (default 3)
@@ -87,10 +99,12 @@ output:
   --no-verify           skip the certificate check
   --write-distances FILE  the answer of the first run: the first algorithm of --list order
                         that ran, from the first source, its last repetition; one line per
-                        vertex 0, 1, ...: its distance (a BFS: its level) or INF; when
-                        no algorithm ran: no file, exit status 1
+                        vertex 0, 1, ...: its distance (a BFS: its level) or INF
   --write-graph FILE    the graph as the runs used it (weights included) as DIMACS 'p sp',
                         vertex v as v + 1
+                        Both are written only when every run succeeded (exit status 0): a
+                        regular file is replaced whole, a device, pipe or symlink's target
+                        written in place; neither may be --graph or the other output
   --progress            report each repetition on stderr (default when stderr is a terminal)
   --list                list the algorithms and exit
   --help                this text
@@ -399,6 +413,15 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
+// `text` as one CSV field (RFC 4180): in double quotes, its own doubled,
+// when it holds a comma, a quote or a line break; as it is otherwise.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
 void print_counters_json(std::ostream& out, const sssp::Counters& c) {
   out << "{\"iterations\": " << c.iterations << ", \"vertices_processed\": " << c.vertices_processed
       << ", \"edges_relaxed\": " << c.edges_relaxed << ", \"distance_updates\": " << c.distance_updates
@@ -443,14 +466,14 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
   }
   if (o.output == "csv") {
     std::cout << "algorithm,source,median_ms,mteps,iterations,vertices_processed,edges_relaxed,"
-                 "distance_updates,kernel_launches,host_syncs,peak_device_bytes,verified,error,skipped\n";
+                 "distance_updates,kernel_launches,host_syncs,peak_device_bytes,verified,error,skipped,graph\n";
     for (const Measurement& m : ms) {
       const auto& c = m.counters;
-      std::cout << m.algorithm->name << ',' << m.source << ',' << m.median_ms << ',' << m.mteps << ','
+      std::cout << csv_field(m.algorithm->name) << ',' << m.source << ',' << m.median_ms << ',' << m.mteps << ','
                 << c.iterations << ',' << c.vertices_processed << ',' << c.edges_relaxed << ','
                 << c.distance_updates << ',' << c.kernel_launches << ',' << c.host_syncs << ','
-                << m.peak_device_bytes << ',' << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ",\""
-                << m.error << "\",\"" << m.skipped << "\"\n";
+                << m.peak_device_bytes << ',' << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ','
+                << csv_field(m.error) << ',' << csv_field(m.skipped) << ',' << csv_field(g.name) << '\n';
     }
     return;
   }
@@ -511,6 +534,147 @@ void write_values(std::ostream& out, const std::vector<Value>& values, Value unr
   }
 }
 
+// A file the runner writes once the runs succeeded.
+struct OutputFile {
+  std::string option;  // --write-graph or --write-distances
+  std::string path;
+};
+
+std::vector<OutputFile> output_files(const Options& o) {
+  std::vector<OutputFile> outputs;
+  if (!o.write_graph.empty()) outputs.push_back({"--write-graph", o.write_graph});
+  if (!o.write_distances.empty()) outputs.push_back({"--write-distances", o.write_distances});
+  return outputs;
+}
+
+// stat() of `path`, through symlinks; nothing when there is no such file.
+std::optional<struct stat> status_of(const std::string& path) {
+  struct stat status {};
+  if (stat(path.c_str(), &status) != 0) return std::nullopt;
+  return status;
+}
+
+bool same_inode(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// True when writing `output` would destroy the file at `other`: one regular
+// file (through symlinks and hard links), or one path that does not exist yet.
+// Devices and pipes hold no data to destroy, and /dev/stdin and /dev/stdout
+// are often one terminal: those are never refused.
+bool is_same_file(const std::string& output, const std::string& other) {
+  const auto output_status = status_of(output);
+  const auto other_status = status_of(other);
+  if (output_status && other_status) {
+    return S_ISREG(output_status->st_mode) && same_inode(*output_status, *other_status);
+  }
+  if (output_status || other_status) return false;
+  // The path with its existing part resolved; empty when that fails.
+  const auto resolved = [](const std::string& path) {
+    std::error_code error;
+    const auto result = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    return error ? std::filesystem::path() : result;
+  };
+  const auto output_path = resolved(output);
+  return !output_path.empty() && output_path == resolved(other);
+}
+
+// Fails when `out` cannot be written the way write_output() writes it: now,
+// not after minutes of runs.
+void require_writable(const OutputFile& out) {
+  struct stat link {};
+  if (lstat(out.path.c_str(), &link) == 0 && !S_ISREG(link.st_mode)) {
+    if (S_ISDIR(link.st_mode)) {
+      throw sssp::InputError(out.option + ": " + out.path + " is a directory: give the path of a file");
+    }
+    if (access(out.path.c_str(), W_OK) != 0) {
+      throw sssp::InputError(out.option + ": cannot write " + out.path + ": " + std::strerror(errno));
+    }
+    return;
+  }
+  const std::filesystem::path parent = std::filesystem::path(out.path).parent_path();
+  const std::string directory = parent.empty() ? "." : parent.string();
+  if (access(directory.c_str(), W_OK) != 0) {
+    throw sssp::InputError(out.option + ": cannot write " + out.path + ": no file can be created in " + directory +
+                           " (" + std::strerror(errno) + "); choose a writable directory");
+  }
+}
+
+// Refuses, before the graph is loaded, an output that is the input graph or
+// the other output, or that cannot be written. --weights is a policy, not a
+// file: --graph is the only input.
+void check_outputs(const Options& o, const std::vector<OutputFile>& outputs) {
+  for (const OutputFile& out : outputs) {
+    if (!o.graph_file.empty() && is_same_file(out.path, o.graph_file)) {
+      throw sssp::InputError(out.option + " " + out.path + " is the same file as --graph " + o.graph_file +
+                             ": writing it would destroy the input; write to another path");
+    }
+    require_writable(out);
+  }
+  if (outputs.size() == 2 && is_same_file(outputs[0].path, outputs[1].path)) {
+    throw sssp::InputError(outputs[0].option + " " + outputs[0].path + " and " + outputs[1].option + " " +
+                           outputs[1].path + " are the same file: give each output a path of its own");
+  }
+}
+
+// Writes `out` through `write`. A regular file or a new path gets a temporary
+// file beside it, renamed over it once complete, so that a failed write
+// leaves the old file whole. Anything else is written in place, never
+// replaced: a device or a pipe (renaming over /dev/stdout as root would make
+// it a regular file) or a symlink's target (the link stays). The runner's own
+// standard output goes through std::cout, after the report instead of over it.
+void write_output(const OutputFile& out, const std::function<void(std::ostream&)>& write) {
+  const auto target = status_of(out.path);
+  struct stat standard_output {};
+  if (target && fstat(STDOUT_FILENO, &standard_output) == 0 && same_inode(*target, standard_output)) {
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw sssp::InputError(out.option + ": writing " + out.path + " (standard output) failed");
+    return;
+  }
+  struct stat link {};
+  if (lstat(out.path.c_str(), &link) == 0 && !S_ISREG(link.st_mode)) {
+    std::ofstream file(out.path, std::ios::binary);
+    if (file) write(file);
+    file.close();
+    if (!file) throw sssp::InputError(out.option + ": writing " + out.path + " failed (disk full?)");
+    return;
+  }
+  std::random_device entropy;  // a name of its own: two runs may write one path at once
+  const std::string temporary = out.path + ".tmp" + std::to_string(entropy());
+  std::ofstream file(temporary, std::ios::binary);
+  if (file) write(file);
+  file.close();
+  std::error_code error;
+  if (file) std::filesystem::rename(temporary, out.path, error);
+  if (!file || error) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw sssp::InputError(out.option + ": writing " + out.path + " failed (" +
+                           (error ? error.message() : "disk full?") + "); " + out.path + " is unchanged");
+  }
+}
+
+// Without --algo, leaves the dense-matrix algorithms out on graphs of more
+// than kDenseDefaultMaxVertices vertices, and says how to run them anyway.
+void leave_out_dense(std::vector<const Algorithm*>& chosen, const sssp::CsrGraph& g) {
+  if (g.num_vertices() <= kDenseDefaultMaxVertices) return;
+  std::vector<const Algorithm*> kept;
+  std::string left_out;
+  for (const Algorithm* a : chosen) {
+    if (!a->dense_matrix) {
+      kept.push_back(a);
+    } else {
+      left_out += (left_out.empty() ? "" : ", ") + a->name;
+    }
+  }
+  if (left_out.empty()) return;
+  std::fprintf(stderr,
+               "sssp: left out %s: dense-matrix algorithms (up to |V|^3 work) run by default only on graphs of at "
+               "most %u vertices, and this one has %u; name one with --algo to run it (e.g. --algo %s)\n",
+               left_out.c_str(), kDenseDefaultMaxVertices, g.num_vertices(),
+               left_out.substr(0, left_out.find(',')).c_str());
+  chosen = std::move(kept);
+}
+
 int run(int argc, char** argv) {
   const Options o = parse_args(argc, argv);
   if (o.list) {
@@ -519,14 +683,10 @@ int run(int argc, char** argv) {
     }
     return 0;
   }
-  const auto algorithms = select_algorithms(o.algos);
+  auto algorithms = select_algorithms(o.algos);
   check_tuning(o.tuning, algorithms);
-  // Opened now, so that a path that cannot be written fails before the runs.
-  std::ofstream distances_file;
-  if (!o.write_distances.empty()) {
-    distances_file.open(o.write_distances);
-    if (!distances_file) throw sssp::InputError("--write-distances: cannot write " + o.write_distances);
-  }
+  const std::vector<OutputFile> outputs = output_files(o);
+  check_outputs(o, outputs);
   const auto load_start = std::chrono::steady_clock::now();
   sssp::CsrGraph graph;
   std::string weights_warning;
@@ -541,7 +701,7 @@ int run(int argc, char** argv) {
   }
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto sources = choose_sources(o, graph);
-  if (!o.write_graph.empty()) sssp::write_dimacs(graph, o.write_graph);
+  if (o.algos.empty()) leave_out_dense(algorithms, graph);
 
   std::vector<Measurement> results;
   bool all_good = true;
@@ -551,31 +711,40 @@ int run(int argc, char** argv) {
   for (const Algorithm* a : algorithms) {
     Measurement m;
     m.algorithm = a;
+    m.source = sources.front();
     if (a->gpu && !sssp::cuda::query_device().available) {
       m.skipped = sssp::cuda::query_device().reason;
       results.push_back(m);
       continue;
     }
+    // A failing algorithm costs its own row only: the rows already measured
+    // and the algorithms after it are still reported.
     try {
       const auto prepared = a->prepare(graph, o.tuning);
       for (const sssp::vertex_t s : sources) {
-        const bool keep = distances_file.is_open() && !answered;
+        m.source = s;
+        const bool keep = !o.write_distances.empty() && !answered;
         results.push_back(measure(*a, prepared, graph, s, o, keep ? &answer : nullptr));
         if (keep) answered = results.size() - 1;
         all_good = all_good && (!results.back().checked || results.back().verified);
       }
       continue;
-    } catch (const sssp::NotImplemented& e) {
-      m.error = e.what();
-      all_good = false;
     } catch (const sssp::InputError& e) {
       // An algorithm that does not take this kind of graph (lab 05's matrix
       // of a large sparse graph, lab 06's ELL of a hub graph) says why.
       m.skipped = e.what();
+      results.push_back(m);
+      continue;
     } catch (const sssp::CudaError& e) {
       m.error = std::string("CUDA error: ") + e.what();
-      all_good = false;
+    } catch (const std::bad_alloc&) {
+      m.error = "out of host memory: give it a smaller graph, or leave it out";
+    } catch (const std::exception& e) {
+      // NotImplemented, AlgorithmError (a broken invariant) and whatever else
+      // a student's code throws.
+      m.error = e.what();
     }
+    all_good = false;
     results.push_back(m);
   }
   // The fixed cost of one host-driven iteration on this GPU, for comparing
@@ -584,27 +753,39 @@ int run(int argc, char** argv) {
   const double round_trip_us =
       any_gpu && sssp::cuda::query_device().available ? sssp::cuda::measure_round_trip_us() : -1.0;
   report(o, graph, weights_warning, load_s, round_trip_us, results);
-  if (distances_file.is_open()) {
-    if (!answered) {
-      distances_file.close();
-      std::filesystem::remove(o.write_distances);
-      std::fprintf(stderr, "sssp: --write-distances: no algorithm ran, %s not written\n", o.write_distances.c_str());
-      return 1;
+  const bool any_ran = std::any_of(results.begin(), results.end(), [](const Measurement& m) {
+    return m.skipped.empty() && m.error.empty();
+  });
+  if (!any_ran && all_good) {
+    std::fprintf(stderr,
+                 "sssp: no algorithm ran: every one chosen was skipped (the table says why), so nothing was "
+                 "verified; choose algorithms that this machine and graph take (--list)\n");
+  }
+  if (!any_ran || !all_good) {
+    for (const OutputFile& out : outputs) {
+      std::fprintf(stderr, "sssp: %s: %s not written: %s\n", out.option.c_str(), out.path.c_str(),
+                   any_ran ? "a run failed or gave a wrong answer (see the table)" : "no algorithm ran");
     }
-    const Measurement& first = results[*answered];
-    if (first.algorithm->bfs) {
-      write_values(distances_file, answer.levels, sssp::kUnreached);
-    } else {
-      write_values(distances_file, answer.dist, sssp::kInfinity);
-    }
-    distances_file.close();
-    if (!distances_file) throw sssp::InputError("--write-distances: writing " + o.write_distances + " failed");
+    return 1;
+  }
+  if (!o.write_graph.empty()) {
+    write_output(outputs.front(), [&](std::ostream& out) { sssp::write_dimacs(graph, out); });
+  }
+  if (!o.write_distances.empty()) {
+    const Measurement& first = results[answered.value()];
+    write_output(outputs.back(), [&](std::ostream& out) {
+      if (first.algorithm->bfs) {
+        write_values(out, answer.levels, sssp::kUnreached);
+      } else {
+        write_values(out, answer.dist, sssp::kInfinity);
+      }
+    });
     if (o.output == "text") {
       std::printf("%s of %s from source %u written to %s\n", first.algorithm->bfs ? "levels" : "distances",
                   first.algorithm->name.c_str(), first.source, o.write_distances.c_str());
     }
   }
-  return all_good ? 0 : 1;
+  return 0;
 }
 
 }  // namespace

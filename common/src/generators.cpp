@@ -15,8 +15,11 @@
 // vector is allocated; a violation throws InputError.
 #include "sssp/generators.hpp"
 
+#include <unistd.h>
+
 #include <array>
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "sssp/errors.hpp"
+#include "sssp/io.hpp"
 
 namespace sssp {
 
@@ -67,19 +71,55 @@ void require_arcs_fit(std::uint64_t arcs, const std::string& what) {
   }
 }
 
-// An edge list with room for `arcs` arcs; call only after the limits are checked.
-EdgeList empty_list(vertex_t num_vertices, std::uint64_t arcs, std::string name) {
+std::string with_weights(const std::string& what, const WeightPolicy& weights) {
+  return what + " (" + weights.to_string() + ")";
+}
+
+// This machine's physical memory in bytes; 0 when the system does not say.
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) : 0;
+}
+
+std::string gibibytes(std::uint64_t bytes) {
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), "%.1f GiB", static_cast<double>(bytes) / (1ULL << 30));
+  return text.data();
+}
+
+// Refuses a graph the machine cannot hold before any of it is allocated: past
+// that, the OOM killer ends the program without a word. The vertex cap is the
+// readers' (a file could not declare more); the estimate counts the edge list
+// and its CSR, alive together while to_csr() builds the CSR, as every user of
+// a generated graph does.
+void require_fits_in_memory(std::uint64_t vertices, std::uint64_t arcs, const std::string& what) {
+  if (vertices > kDefaultMaxVertices) {
+    throw InputError(what + " would have " + std::to_string(vertices) + " vertices, more than the limit of " +
+                     std::to_string(kDefaultMaxVertices) + " (the graph readers' cap): ask for a smaller graph");
+  }
+  constexpr std::uint64_t kBytesPerArc = (2 * sizeof(vertex_t) + sizeof(weight_t))  // edge list
+                                         + (sizeof(vertex_t) + sizeof(weight_t));   // CSR
+  const std::uint64_t bytes = arcs * kBytesPerArc + (vertices + 1) * sizeof(edge_t);  // arcs <= 2^32: no overflow
+  const std::uint64_t memory = physical_memory_bytes();
+  if (memory > 0 && bytes > memory) {
+    throw InputError(what + " (" + std::to_string(vertices) + " vertices, " + std::to_string(arcs) +
+                     " arcs) would need about " + gibibytes(bytes) + " for its edge list and CSR, more than the " +
+                     gibibytes(memory) + " of physical memory of this machine: ask for a smaller graph");
+  }
+}
+
+// An edge list with room for `arcs` arcs, named `what` and its weights; call
+// only after the limits of edge_t and vertex_t are checked.
+EdgeList empty_list(vertex_t num_vertices, std::uint64_t arcs, const std::string& what, const WeightPolicy& weights) {
+  require_fits_in_memory(num_vertices, arcs, what);
   EdgeList e;
   e.num_vertices = num_vertices;
-  e.name = std::move(name);
+  e.name = with_weights(what, weights);
   e.src.reserve(arcs);
   e.dst.reserve(arcs);
   e.weight.reserve(arcs);
   return e;
-}
-
-std::string with_weights(const std::string& what, const WeightPolicy& weights) {
-  return what + " (" + weights.to_string() + ")";
 }
 
 // Shortest decimal form that reads back to the same double; locale-free.
@@ -103,7 +143,7 @@ EdgeList make_grid(vertex_t rows, vertex_t cols, const WeightPolicy& weights) {
       vertices == 0 ? 0
                     : 2 * (std::uint64_t{rows} * (cols - 1) + std::uint64_t{cols} * (rows - 1));
   require_arcs_fit(arcs, what);
-  EdgeList e = empty_list(static_cast<vertex_t>(vertices), arcs, with_weights(what, weights));
+  EdgeList e = empty_list(static_cast<vertex_t>(vertices), arcs, what, weights);
   std::uint64_t edge = 0;
   for (vertex_t r = 0; r < rows; ++r) {
     for (vertex_t c = 0; c < cols; ++c) {
@@ -131,7 +171,7 @@ EdgeList make_uniform_random(vertex_t num_vertices, std::uint64_t num_edges,
   if (num_vertices == 0 && num_edges > 0) {
     throw InputError(what + ": arcs need at least one vertex");
   }
-  EdgeList e = empty_list(num_vertices, num_edges, with_weights(what, weights));
+  EdgeList e = empty_list(num_vertices, num_edges, what, weights);
   Rng rng(seed, kStreamRandomArcs);
   for (std::uint64_t i = 0; i < num_edges; ++i) {
     const auto u = static_cast<vertex_t>(rng.below(num_vertices));
@@ -161,7 +201,7 @@ EdgeList make_rmat(unsigned scale, unsigned edge_factor, const WeightPolicy& wei
   const std::uint64_t arcs = std::uint64_t{edge_factor} * vertices;  // < 2^62: no overflow
   require_arcs_fit(arcs, what);
 
-  EdgeList e = empty_list(static_cast<vertex_t>(vertices), arcs, with_weights(what, weights));
+  EdgeList e = empty_list(static_cast<vertex_t>(vertices), arcs, what, weights);
   // Each arc descends `scale` levels of the adjacency matrix, choosing one
   // quadrant per level: a = (0,0), b = (0,1), c = (1,0), d = (1,1) as
   // (source bit, target bit). Graph500 also jitters a..d slightly per level to
@@ -205,8 +245,7 @@ EdgeList make_rmat(unsigned scale, unsigned edge_factor, const WeightPolicy& wei
 
 EdgeList make_chain(vertex_t num_vertices, const WeightPolicy& weights) {
   const std::uint64_t arcs = num_vertices == 0 ? 0 : num_vertices - 1;  // < kMaxEdges
-  EdgeList e = empty_list(num_vertices, arcs,
-                          with_weights("chain " + std::to_string(num_vertices), weights));
+  EdgeList e = empty_list(num_vertices, arcs, "chain " + std::to_string(num_vertices), weights);
   for (std::uint64_t i = 0; i < arcs; ++i) {
     e.add_arc(static_cast<vertex_t>(i), static_cast<vertex_t>(i + 1), weights.weight_of(i));
   }
@@ -217,7 +256,7 @@ EdgeList make_star(vertex_t num_vertices, const WeightPolicy& weights) {
   const std::string what = "star " + std::to_string(num_vertices);
   const std::uint64_t arcs = num_vertices == 0 ? 0 : 2 * (std::uint64_t{num_vertices} - 1);
   require_arcs_fit(arcs, what);
-  EdgeList e = empty_list(num_vertices, arcs, with_weights(what, weights));
+  EdgeList e = empty_list(num_vertices, arcs, what, weights);
   for (vertex_t leaf = 1; leaf < num_vertices; ++leaf) {
     const weight_t w = weights.weight_of(leaf - 1);  // edge leaf - 1 is {0, leaf}
     e.add_arc(0, leaf, w);
@@ -231,7 +270,7 @@ EdgeList make_complete(vertex_t num_vertices, const WeightPolicy& weights) {
   const std::uint64_t n = num_vertices;
   const std::uint64_t arcs = n == 0 ? 0 : n * (n - 1);  // < 2^64: n < 2^32
   require_arcs_fit(arcs, what);
-  EdgeList e = empty_list(num_vertices, arcs, with_weights(what, weights));
+  EdgeList e = empty_list(num_vertices, arcs, what, weights);
   std::uint64_t arc = 0;
   for (vertex_t u = 0; u < num_vertices; ++u) {
     for (vertex_t v = 0; v < num_vertices; ++v) {

@@ -93,31 +93,33 @@ void append_number(std::string& out, std::uint64_t value) {
 }  // namespace
 
 void write_dimacs(const CsrGraph& graph, const std::string& path) {
-  io_detail::write_atomically(path, [&](std::ostream& out) {
-    std::string name = graph.name;
-    std::replace_if(
-        name.begin(), name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-    out << "c " << name << "\np sp " << graph.num_vertices() << ' ' << graph.num_edges() << '\n';
-    // Formatting into one large buffer: an ostream << per number is several times slower.
-    std::string buffer;
-    buffer.reserve(kWriteChunk + 64);
-    for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
-      for (edge_t e = graph.offsets[u]; e < graph.offsets[u + 1]; ++e) {
-        buffer += "a ";
-        append_number(buffer, std::uint64_t{u} + 1);
-        buffer += ' ';
-        append_number(buffer, std::uint64_t{graph.targets[e]} + 1);
-        buffer += ' ';
-        append_number(buffer, graph.weights[e]);
-        buffer += '\n';
-        if (buffer.size() >= kWriteChunk) {
-          out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-          buffer.clear();
-        }
+  io_detail::write_atomically(path, [&](std::ostream& out) { write_dimacs(graph, out); });
+}
+
+void write_dimacs(const CsrGraph& graph, std::ostream& out) {
+  std::string name = graph.name;
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  out << "c " << name << "\np sp " << graph.num_vertices() << ' ' << graph.num_edges() << '\n';
+  // Formatting into one large buffer: an ostream << per number is several times slower.
+  std::string buffer;
+  buffer.reserve(kWriteChunk + 64);
+  for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
+    for (edge_t e = graph.offsets[u]; e < graph.offsets[u + 1]; ++e) {
+      buffer += "a ";
+      append_number(buffer, std::uint64_t{u} + 1);
+      buffer += ' ';
+      append_number(buffer, std::uint64_t{graph.targets[e]} + 1);
+      buffer += ' ';
+      append_number(buffer, graph.weights[e]);
+      buffer += '\n';
+      if (buffer.size() >= kWriteChunk) {
+        out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        buffer.clear();
       }
     }
-    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  });
+  }
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
 }
 
 }  // namespace sssp

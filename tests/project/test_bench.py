@@ -5,6 +5,7 @@ installed) drawing each plot from output in the programs' own format. The
 GPU runs themselves happen on a GPU machine; this checks the code that turns
 their output into the files the handouts link."""
 import importlib.util
+import json
 import sys
 import tempfile
 import unittest
@@ -86,6 +87,59 @@ class Tables(unittest.TestCase):
             self.assertRegex(lab, r"^lab0[1-9]$")
             self.assertTrue(invocations, f"{program} has no invocation")
             self.assertTrue(lab in labs or lab == "lab05", f"{lab} has no SSSP table beside {program}")
+
+
+# Stands in for sssp-ref: JSON with a row per --algo, where "lab09/crash" beside other
+# algorithms kills the process before its JSON (as an uncaught error or a crash did),
+# alone it dies with a message, and "lab08/fails" gets an error row and exit status 1.
+FAKE_RUNNER = """#!/usr/bin/env python3
+import json, sys
+algos = [sys.argv[i + 1] for i, arg in enumerate(sys.argv) if arg == "--algo"]
+if "lab09/crash" in algos:
+    sys.exit("sssp: ADDS: the queue's page pool overflowed" if len(algos) == 1 else -6)
+runs = [{"algorithm": a, "source": 3, "error": "delta-stepping: bucket 2 is not empty"} if a == "lab08/fails"
+        else {"algorithm": a, "source": 3, "median_ms": 1.5, "mteps": 4.0, "edges_traversed": 6, "verified": True,
+              "counters": {"iterations": 4, "vertices_processed": 4, "edges_relaxed": 6, "kernel_launches": 0,
+                           "host_syncs": 0}} for a in algos]
+print(json.dumps({"graph": {"name": "g", "vertices": 4, "arcs": 6}, "device": {"available": True}, "runs": runs}))
+sys.exit(1 if "lab08/fails" in algos else 0)
+"""
+
+
+class Runner(unittest.TestCase):
+    def fake(self, tmp: str) -> list[str]:
+        runner = Path(tmp) / "sssp-ref"
+        runner.write_text(FAKE_RUNNER)
+        runner.chmod(0o755)
+        return [str(runner), "--gen", "grid:2x2", "--output", "json"]
+
+    def test_a_runner_that_dies_costs_only_the_failing_algorithm(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            data, failures = bench.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
+        self.assertEqual(data["graph"]["vertices"], 4)
+        self.assertEqual([run["algorithm"] for run in data["runs"]],
+                         ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
+        self.assertTrue(data["runs"][0]["verified"] and data["runs"][2]["verified"])
+        self.assertIn("page pool overflowed", data["runs"][1]["error"])
+        self.assertEqual(len(failures), 2, failures)  # the run of all three, and lab09/crash alone
+        self.assertIn("without its JSON", failures[0])
+        self.assertTrue(failures[1].startswith("lab09/crash: "), failures)
+        rows = bench.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}])
+        self.assertTrue(any("lab09/crash" in row and "page pool overflowed" in row for row in rows), rows)
+        self.assertTrue(any("lab08/near-far" in row and "| 1.50 |" in row for row in rows), rows)
+
+    def test_an_error_row_is_kept_and_reported(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            data, failures = bench.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab08/fails"])
+        self.assertEqual([run["algorithm"] for run in data["runs"]], ["lab01/dijkstra", "lab08/fails"])
+        self.assertEqual(failures, ["sssp-ref exit 1: no message",
+                                    "lab08/fails from source 3: delta-stepping: bucket 2 is not empty"])
+
+    def test_nothing_ran_drops_the_graph_with_a_reason(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            data, failures = bench.run_runner(self.fake(tmp), ["lab09/crash"])
+        self.assertIsNone(data)
+        self.assertIn("page pool overflowed", failures[0])
 
 
 @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the plots are optional)")

@@ -50,7 +50,11 @@ struct RmatParams {
 
 /// Builds a graph from a spec string, the runner's `--gen` argument:
 ///   grid:ROWSxCOLS, random:N:M, rmat:SCALE[:EDGEFACTOR], chain:N, star:N, complete:N.
-/// Throws InputError on a malformed spec or a size beyond the limits.
+/// Throws InputError on a malformed spec or a size beyond the limits: more
+/// than kDefaultMaxVertices vertices (the readers' cap), or an estimated
+/// footprint (the edge list and its CSR) larger than the machine's physical
+/// memory. Both are checked before anything is allocated, by the make_
+/// functions above too.
 [[nodiscard]] EdgeList generate(const std::string& spec, const WeightPolicy& weights,
                                 std::uint64_t seed);
 

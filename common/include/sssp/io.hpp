@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 
 #include "sssp/graph.hpp"
@@ -40,6 +41,11 @@ enum class GraphFormat {
   kMatrixMarket,  ///< Matrix Market coordinate: integer/real/pattern, general/symmetric.
 };
 
+/// The most vertices a graph file may declare by default (ReadOptions::max_vertices)
+/// and the most a generator spec may ask for: 2^28 vertices already take
+/// gigabytes in every algorithm's per-vertex arrays.
+inline constexpr std::uint64_t kDefaultMaxVertices = std::uint64_t{1} << 28;
+
 /// Options for read_graph().
 struct ReadOptions {
   GraphFormat format = GraphFormat::kAuto;  ///< Input format.
@@ -50,7 +56,7 @@ struct ReadOptions {
   bool snap_undirected = false;
   /// Refuse headers that declare more vertices than this (guards against
   /// absurd sizes before any allocation). Raise it for truly huge graphs.
-  std::uint64_t max_vertices = std::uint64_t{1} << 28;
+  std::uint64_t max_vertices = kDefaultMaxVertices;
   /// Refuse inputs with more arcs than this.
   std::uint64_t max_edges = std::uint64_t{1} << 31;
   /// A header (DIMACS, PACE, Matrix Market) may declare at most one vertex per
@@ -72,8 +78,13 @@ struct ReadOptions {
 [[nodiscard]] EdgeList parse_graph(const std::string& text, const std::string& name,
                                    const ReadOptions& options = {});
 
-/// Writes `graph` as a 9th DIMACS `p sp` file (1-based ids, one `a` line per arc).
+/// Writes `graph` as a 9th DIMACS `p sp` file (1-based ids, one `a` line per arc),
+/// through a temporary file renamed over `path`.
 void write_dimacs(const CsrGraph& graph, const std::string& path);
+
+/// Writes `graph` to `out` as write_dimacs(graph, path) writes a file; the
+/// caller checks `out` for errors.
+void write_dimacs(const CsrGraph& graph, std::ostream& out);
 
 /// Saves a CSR graph in the course's binary format (a versioned header, then
 /// the raw arrays). Loading it back takes about as long as reading the bytes.

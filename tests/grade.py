@@ -35,10 +35,10 @@ and a memory cap, so a crash or an endless loop costs that test only. A test
 passes only when GoogleTest's XML report, written to a fresh unpredictable
 path, names it as run without failure and the process exits 0: what the code
 under test prints cannot pass or skip a test. Points and visibility come from
-tests/rubric.json.
+each lab's tests/<lab>/rubric.json (read by tests/lab_data.py).
 
-Each GPU lab also has a compute-sanitizer item (the lab's "sanitizer" entry
-in tests/rubric.json: its points and a small named set of its GPU tests):
+Each GPU lab also has a compute-sanitizer item (the "sanitizer" entry of
+tests/<lab>/rubric.json: its points and a small named set of its GPU tests):
 those tests run under compute-sanitizer memcheck, racecheck and synccheck, in
 the build graded, and the item passes only when every run's own summary line
 reports no error or hazard, the sanitizer exits 0, and GoogleTest's report
@@ -82,10 +82,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json)
 import sandbox  # noqa: E402  (tests/sandbox.py: where the student's code runs)
 
 REPO = Path(__file__).resolve().parents[1]
-RUBRIC = REPO / "tests" / "rubric.json"
 OUTPUT_LIMIT = 4000  # characters of a failing test's output kept in reports
 MEMORY_LIMIT_MIB = 4096  # default data-segment cap of a test process
 TEST_TIMEOUT = 60.0  # default seconds per test: what a student is graded under
@@ -696,7 +696,7 @@ def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Pro
         patterns = entry["sanitizer"]["tests"]
         names = [name for name in listed[gpu] if gtest_filter_matches(patterns, name)]
         if not names:
-            raise GradingError(f"{lab}: the sanitizer tests of tests/rubric.json ({':'.join(patterns)}) match no "
+            raise GradingError(f"{lab}: the sanitizer tests of tests/{lab}/rubric.json ({':'.join(patterns)}) match no "
                                f"test of {gpu.target}")
         sanitizer.run(gpu, item, patterns, names)
         runs = ", ".join(f"{r.tool} {r.status} {r.seconds:.0f} s" for r in item.sanitizer_runs)
@@ -723,7 +723,7 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
         listed[program] = names
         for name in names:
             if name not in by_name:
-                raise GradingError(f"{lab}: test {name} is not in tests/rubric.json: give it points")
+                raise GradingError(f"{lab}: test {name} is not in tests/{lab}/rubric.json: give it points")
             jobs.append((program, by_name.pop(name)))
     if sanitizer_only:
         report.results, jobs, by_name = [item] if item else [], [], {}
@@ -732,7 +732,7 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
             skip(result, left_out, missing_for(left_out) or "")
             continue
         if not unlisted:
-            raise GradingError(f"{lab}: tests/rubric.json lists tests that do not exist: {', '.join(by_name)}")
+            raise GradingError(f"{lab}: tests/{lab}/rubric.json lists tests that do not exist: {', '.join(by_name)}")
         result.status, result.output = "failed", "\n".join(unlisted)
     runner.run_all(jobs)
     if item is not None:  # after the tests: it would slow them down on the same GPU
@@ -1076,7 +1076,7 @@ def write_junit(reports: list[LabReport], path: Path) -> None:
 def flavour(value: str) -> str:
     if value in ("student", "solution") or re.fullmatch(r"mutant:\w+", value):
         return value
-    raise argparse.ArgumentTypeError("student, solution or mutant:NAME (tests/project/mutants.json)")
+    raise argparse.ArgumentTypeError("student, solution or mutant:NAME (tests/<lab>/mutants.json)")
 
 
 def hand_edited_labs(labs: list[str]) -> dict[str, list[str]]:
@@ -1154,8 +1154,8 @@ def main(argv: list[str]) -> int:
 
     notes: list[str] = []  # for the top of results.json
     try:
-        rubric = json.loads(RUBRIC.read_text())
-        all_labs = [lab for lab in rubric if not lab.startswith("_")]
+        rubric = lab_data.load_rubric()
+        all_labs = list(rubric)
         labs = args.lab or all_labs
         unknown = [lab for lab in labs if lab not in rubric]
         if unknown:

@@ -4,11 +4,13 @@
     python3 common/tools/make_release.py DEST [--force]
 
 The release is the course's tracked files (`git ls-files`, as they are in the
-working tree) minus what only an instructor may have: solutions/, the
-project's own checks (tests/project/: mutants, task reverts, the skeleton and
-grader checks, all built on the solutions), the instructor's tools (this one,
-make_skeleton.py), the Gradescope example, the GPU CI scripts and the labs'
-design notes (docs/design/, which describe the reference). In Markdown files,
+working tree) minus what only an instructor may have: solutions/, every lab's
+mutants (tests/<lab>/mutants.json: wrong versions of the solution, so
+solution code), the project's own checks (tests/project/: mutant and task
+revert checks, the skeleton and grader checks, all built on the solutions),
+the instructor's tools (this one, make_skeleton.py), the Gradescope example,
+the GPU CI scripts and the labs' design notes (docs/design/, which describe
+the reference). In Markdown files,
 blocks between `<!-- instructor: begin -->` and `<!-- instructor: end -->`
 lines (the README's sections for instructors and maintainers) are left out.
 Downloaded and hidden graphs are never tracked, so never copied. Without solutions/ the
@@ -30,9 +32,13 @@ REPO = Path(__file__).resolve().parents[2]
 EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/run_autograder", ".ci", "docs/design")
 # ...except these, which the student build and CI use.
 KEPT = ("tests/project/run_sanitizer.sh", ".ci/run")
+# Left out too, for every lab: its mutants (tests/<lab>/mutants.json) are solution code.
+EXCLUDED_PATTERNS = (re.compile(r"tests/[^/]+/mutants\.json"),)
 
 
 def released(path: str) -> bool:
+    if any(pattern.fullmatch(path) for pattern in EXCLUDED_PATTERNS):
+        return False
     return path in KEPT or not any(path == e or path.startswith(e + "/") for e in EXCLUDED)
 
 

@@ -3,11 +3,11 @@
 
     check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
 
-For every mutant in tests/project/mutants.json (built by CMake as flavour
-"mutant:<name>"), runs the lab's graded tests as the grader does, one process
-each with the grader's default timeout and a memory cap (a mutant may loop
-forever, or grow a heap without bound), and requires every test the mutant
-lists under must_fail to fail. A timeout counts as caught only because it is
+For every mutant in the labs' tests/<lab>/mutants.json (built by CMake as
+flavour "mutant:<name>"), runs the lab's graded tests as the grader does, one
+process each with the grader's default timeout and a memory cap (a mutant may
+loop forever, or grow a heap without bound), and requires every test the
+mutant lists under must_fail to fail. A timeout counts as caught only because it is
 the grader's own: a student's code that slow scores nothing either.
 
 A mutant with "caught_by": "sanitizer" (a race, a write out of bounds: bugs
@@ -41,8 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import grade  # noqa: E402  (tests/grade.py: the same test runner the grader uses)
-
-MUTANTS = Path(__file__).resolve().parent / "mutants.json"
+import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
 
 
 GPU_JOBS = min(os.cpu_count() or 1, 4)
@@ -150,7 +149,7 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: grade.Runner, muta
     problems and the counts of verified and unverifiable mutants."""
     if not programs:
         return [], 0, 0
-    rubric = json.loads(grade.RUBRIC.read_text())
+    rubric = lab_data.load_rubric()
     sanitizer = grade.sanitizer_for(args, runner, grade.gpu_present())
     problems, verified, unverifiable = [], 0, 0
     for (lab, name), lab_programs in programs.items():
@@ -207,8 +206,7 @@ def main() -> int:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
     args.sanitize = True
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
-    mutants = {lab: {m["name"]: m for m in entries}
-               for lab, entries in json.loads(MUTANTS.read_text()).items() if not lab.startswith("_")}
+    mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
     runner = grade.Runner(grade.TEST_TIMEOUT, args.memory_limit, hidden)
     programs = {key: ps for key, ps in variant_programs(manifest, "mutant", args.lab).items()
@@ -237,7 +235,7 @@ def main() -> int:
         caught = [t for t, r in results.items() if r.status in ("failed", "timeout")]
         for test in must_fail:
             if test not in results:
-                problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix mutants.json)")
+                problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix tests/{lab}/mutants.json)")
         print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} graded tests{timed_out(results, caught)}"
               f" (must fail: {', '.join(must_fail)})", flush=True)
     # Each run's verdict on the must_fail tests; runs after the first repeat only

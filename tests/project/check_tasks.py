@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Check the task map of tests/rubric.json: which graded tests grade which task.
+"""Check the task map of each lab's tests/<lab>/rubric.json: which graded tests
+grade which task.
 
     check_tasks.py --static
         every task region of solutions/<lab>/ (// BEGIN SOLUTION task N) has
@@ -28,6 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "tools"))
 import check_mutants  # noqa: E402  (runs every variant's tests at once, as the grader does)
 import grade  # noqa: E402
+import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json)
 import make_skeleton  # noqa: E402  (the task regions)
 
 
@@ -45,8 +47,6 @@ def solution_tasks(lab: str) -> dict[int, str]:
 def static_problems(rubric: dict) -> list[str]:
     problems = []
     for lab, entry in rubric.items():
-        if lab.startswith("_"):
-            continue
         tasks, mapped = solution_tasks(lab), entry.get("tasks", {})
         for task, title in tasks.items():
             if str(task) not in mapped:
@@ -79,7 +79,7 @@ def check_reverts(args: argparse.Namespace, rubric: dict) -> int:
                for task, r in sorted(results.items())}
     if args.write:
         entry["tasks"] = {str(task): tests for task, tests in failing.items()}
-        grade.RUBRIC.write_text(json.dumps(rubric, indent=2) + "\n")
+        lab_data.write_rubric(lab, entry)
         skipped = sorted({t for r in results.values() for t, res in r.items() if res.status == "skipped"})
         print(f"wrote the task map of {lab}; skipped here, so in no task: {', '.join(skipped) or 'none'}")
         return 0
@@ -109,15 +109,15 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="record the failing tests as the lab's task map")
     check_mutants.add_variant_options(parser)
     args = parser.parse_args()
-    rubric = json.loads(grade.RUBRIC.read_text())
+    rubric = lab_data.load_rubric()
     if args.static:
         problems = static_problems(rubric)
         for problem in problems:
             print(f"FAILED: {problem}", file=sys.stderr)
-        print(f"task map of tests/rubric.json: {len(problems)} problems")
+        print(f"task map of tests/<lab>/rubric.json, {len(rubric)} labs: {len(problems)} problems")
         return 1 if problems else 0
     if not args.build_dir or args.lab not in rubric:
-        parser.error("give --static, or --build-dir and --lab with a lab of tests/rubric.json")
+        parser.error("give --static, or --build-dir and --lab with a lab that has a tests/<lab>/rubric.json")
     return check_reverts(args, rubric)
 
 

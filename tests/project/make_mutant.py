@@ -1,26 +1,31 @@
 #!/usr/bin/env python3
 """Write a variant of a lab's solution sources to OUT_DIR.
 
-    make_mutant.py MUTANTS_JSON LAB NAME SOLUTION_DIR OUT_DIR
-      mutant NAME: one snippet replaced ("file", "find", "replace"), or several
-      ("changes": a list of such objects). Fails if a snippet to replace is not
-      found exactly once (the solution changed: update tests/project/mutants.json).
+    make_mutant.py LAB NAME SOLUTION_DIR OUT_DIR
+      mutant NAME of tests/LAB/mutants.json: one snippet replaced ("file",
+      "find", "replace"), or several ("changes": a list of such objects). Fails
+      if a snippet to replace is not found exactly once (the solution changed:
+      update tests/LAB/mutants.json).
     make_mutant.py --revert-task LAB N SOLUTION_DIR OUT_DIR
       the solution with task N as the skeleton has it (make_skeleton.py) and
       every other task solved: what tests/project/check_tasks.py grades.
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common" / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import lab_data  # noqa: E402  (tests/lab_data.py: each lab's mutants.json)
 import make_skeleton  # noqa: E402  (the skeleton generator: the same regions, the same TODOs)
 
 
-def mutate(mutants_json: str, lab: str, name: str, solution_dir: str) -> dict[str, str] | None:
-    mutant = next(m for m in json.loads(Path(mutants_json).read_text())[lab] if m["name"] == name)
+def mutate(lab: str, name: str, solution_dir: str) -> dict[str, str] | None:
+    mutant = next((m for m in lab_data.lab_mutants(lab) if m["name"] == name), None)
+    if mutant is None:
+        print(f"{lab} has no mutant {name} in {lab_data.mutants_path(lab)}", file=sys.stderr)
+        return None
     changes: dict[str, list[dict]] = {}
     for change in mutant.get("changes", [mutant]):
         changes.setdefault(change["file"], []).append(change)
@@ -84,8 +89,8 @@ def main(argv: list[str]) -> int:
         lab, task, solution_dir, out_dir = argv[1:]
         files = revert(lab, int(task), solution_dir)
     else:
-        mutants_json, lab, name, solution_dir, out_dir = argv
-        files = mutate(mutants_json, lab, name, solution_dir)
+        lab, name, solution_dir, out_dir = argv
+        files = mutate(lab, name, solution_dir)
     if files is None:
         return 1
     out = Path(out_dir)

@@ -13,7 +13,6 @@ import argparse
 import contextlib
 import importlib.util
 import io
-import json
 import sys
 import unittest
 import unittest.mock
@@ -36,7 +35,7 @@ class Repeat(unittest.TestCase):
         out of time, in those of skips_in_runs to skip. Returns the status, stdout
         and stderr."""
         calls = [0]
-        must_fail = next(m for m in json.loads(check_mutants.MUTANTS.read_text())[MUTANT[0]]
+        must_fail = next(m for m in check_mutants.lab_data.lab_mutants(MUTANT[0])
                          if m["name"] == MUTANT[1])["must_fail"]
 
         def run_variants(runner, programs, gpu_jobs, only=None):

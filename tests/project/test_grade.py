@@ -25,6 +25,7 @@ from xml.etree import ElementTree as ET
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 import grade  # noqa: E402
+import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
 
 BUILD: Path = Path()  # set by main()
 LAB = "lab01_serial"
@@ -94,8 +95,8 @@ class GraderRun(unittest.TestCase):
 
 class ForgedResults(GraderRun):
     def test_a_forging_submission_scores_zero(self):
-        # tests/project/mutants.json: every task prints GoogleTest's pass or
-        # skip lines, writes a passing test_detail.xml in the working
+        # tests/lab01_serial/mutants.json: every task prints GoogleTest's
+        # pass or skip lines, writes a passing test_detail.xml in the working
         # directory and exits with status 0 or 77 before the test ends. It
         # runs in the worker, so all it ends is the worker.
         proc = self.grade("--lab", LAB, "--flavour", "mutant:forges_test_results", "--hidden-graphs", str(TINY),
@@ -217,7 +218,7 @@ class CompileFailure(GraderRun):
         compilation = tests[f"{LAB}: compilation"]
         self.assertIn("error: expected ';'", compilation["output"])
         lab01 = [t for name, t in tests.items() if name.startswith(f"{LAB}: ") and t is not compilation]
-        self.assertEqual(len(lab01), len(json.loads(grade.RUBRIC.read_text())[LAB]["tests"]))
+        self.assertEqual(len(lab01), len(lab_data.load_rubric()[LAB]["tests"]))
         self.assertTrue(all(t["score"] == 0 and "did not compile" in t["output"] for t in lab01))
         graded = [t for name, t in tests.items() if name.startswith(f"{other}: ")]
         self.assertTrue(graded and all("did not compile" not in t["output"] for t in graded),
@@ -253,7 +254,7 @@ class StudentBuild(GraderRun):
         if gpu_lab:
             skipped = {s["name"].split(": ", 1)[1]: s for s in self.results()["extra_data"]["skipped"]
                        if s["name"].startswith(f"{gpu_lab}: ")}
-            entry = json.loads(grade.RUBRIC.read_text())[gpu_lab]
+            entry = lab_data.load_rubric()[gpu_lab]
             self.assertEqual(set(skipped), {*entry["tests"], grade.SANITIZER_ITEM},
                              f"every test of {gpu_lab} and its sanitizer item are skipped, not failed")
             item = skipped.pop(grade.SANITIZER_ITEM)
@@ -285,7 +286,7 @@ class Submission(GraderRun):
 
 
 class WrongSubmissions(unittest.TestCase):
-    """Mutants of tests/project/mutants.json that crash, loop or grow without bound."""
+    """Mutants of tests/lab01_serial/mutants.json that crash, loop or grow without bound."""
 
     @staticmethod
     def run_test(mutant: str, name: str, timeout: float = 60, memory_mib: int = 0) -> grade.Result:
@@ -587,14 +588,14 @@ class SanitizerRuns(unittest.TestCase):
         sys.path.insert(0, str(REPO / "tests" / "project"))
         import check_mutants  # noqa: E402
         self.item(racecheck=RACE)  # the canned logs: a race, nothing else
-        rubric = self.dir / "rubric.json"
-        rubric.write_text(json.dumps({"labX": {"title": "X", "tests": {"S.T": {"points": 1}, "S.U": {"points": 1}},
-                                               "sanitizer": {"points": 1, "tests": ["S.*"]}}}))
+        rubric = {"labX": {"title": "X", "tests": {"S.T": {"points": 1}, "S.U": {"points": 1}},
+                           "sanitizer": {"points": 1, "tests": ["S.*"]}}}
         mutants = {"labX": {"race": {"caught_by": "sanitizer", "sanitizer_tool": "racecheck"},
                             "out_of_bounds": {"caught_by": "sanitizer", "sanitizer_tool": "memcheck"}}}
         programs = {("labX", name): [grade.Program(str(self.dir / "test_program"), "gpu")] for name in mutants["labX"]}
         args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
-        with mock.patch.object(grade, "RUBRIC", rubric), mock.patch.object(grade, "gpu_present", return_value=True), \
+        with mock.patch.object(lab_data, "load_rubric", return_value=rubric), \
+                mock.patch.object(grade, "gpu_present", return_value=True), \
                 mock.patch.object(grade, "find_sanitizer", return_value=str(self.dir / "compute-sanitizer")), \
                 contextlib.redirect_stdout(io.StringIO()):
             problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(args, self.runner, mutants,
@@ -625,7 +626,7 @@ class SanitizerRubric(unittest.TestCase):
         return found
 
     def setUp(self):
-        self.rubric = json.loads(grade.RUBRIC.read_text())
+        self.rubric = lab_data.load_rubric()
 
     def test_every_gpu_lab_of_the_rubric_has_an_item_with_points(self):
         labs = [lab for lab in self.gpu_labs() if lab in self.rubric]
@@ -633,14 +634,13 @@ class SanitizerRubric(unittest.TestCase):
         for lab in labs:
             with self.subTest(lab=lab):
                 item = self.rubric[lab].get("sanitizer")
-                self.assertIsNotNone(item, f"{lab}: add a \"sanitizer\" entry (points, tests) to tests/rubric.json")
+                self.assertIsNotNone(item, f"{lab}: add a \"sanitizer\" entry (points, tests) to "
+                                           f"tests/{lab}/rubric.json")
                 self.assertGreater(item["points"], 0)
                 self.assertIsInstance(item["tests"], list)
 
     def test_points_add_up(self):
         for lab, entry in self.rubric.items():
-            if lab.startswith("_"):
-                continue
             results = grade.rubric_results(lab, entry)
             expected = sum(e["points"] for e in entry["tests"].values()) + entry.get("sanitizer", {}).get("points", 0)
             self.assertEqual(sum(r.points for r in results), expected, lab)
@@ -649,7 +649,7 @@ class SanitizerRubric(unittest.TestCase):
     def test_the_sanitizer_tests_are_small_gpu_tests_that_exist(self):
         slow = re.compile(r"RoadNetwork|PowerLaw|HiddenGraphs|DeliberateErrors")
         for lab, entry in self.rubric.items():
-            if lab.startswith("_") or "sanitizer" not in entry:
+            if "sanitizer" not in entry:
                 continue
             sources = self.gpu_tests_in_sources(lab)
             cmake = (REPO / "tests" / lab / "CMakeLists.txt").read_text()
@@ -668,10 +668,9 @@ class SanitizerRubric(unittest.TestCase):
                                          f"{name} is too long for the sanitizer (the lab's CTest skip list)")
 
     def test_sanitizer_mutants_name_a_tool_and_a_lab_with_the_item(self):
-        mutants = json.loads((REPO / "tests" / "project" / "mutants.json").read_text())
         tools = {}
-        for lab, entries in mutants.items():
-            for m in entries if not lab.startswith("_") else []:
+        for lab, entries in lab_data.load_mutants().items():
+            for m in entries:
                 if m.get("caught_by") == "sanitizer":
                     with self.subTest(mutant=m["name"]):
                         self.assertIn("sanitizer", self.rubric[lab])
@@ -703,7 +702,7 @@ class SanitizerSkips(GraderRun):
         self.assertTrue(results["output"].startswith("GRADING INCOMPLETE"))
         [item] = results["extra_data"]["skipped"]
         self.assertEqual((item["name"], item["missing"]), (f"{lab}: {grade.SANITIZER_ITEM}", "no GPU"))
-        self.assertEqual(item["points"], json.loads(grade.RUBRIC.read_text())[lab]["sanitizer"]["points"])
+        self.assertEqual(item["points"], lab_data.load_rubric()[lab]["sanitizer"]["points"])
         proc = self.grade(*args, "--allow-skips", env=self.no_gpu_env())
         self.assertEqual(proc.returncode, 0, proc.stderr)
 
@@ -730,8 +729,7 @@ class SanitizerMutants(unittest.TestCase):
     def test_without_a_gpu_sanitizer_mutants_are_not_verifiable(self):
         sys.path.insert(0, str(REPO / "tests" / "project"))
         import check_mutants  # noqa: E402
-        mutants = {lab: {m["name"]: m for m in entries} for lab, entries in
-                   json.loads(check_mutants.MUTANTS.read_text()).items() if not lab.startswith("_")}
+        mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
         programs = {(lab, name): [grade.Program("/nonexistent/test_program", "gpu")]
                     for lab, by_name in mutants.items() for name, m in by_name.items()
                     if m.get("caught_by") == "sanitizer"}

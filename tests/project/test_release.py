@@ -15,6 +15,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+import lab_data  # noqa: E402  (tests/lab_data.py: which labs have a mutants.json)
+
 # A line opening a solution region, as make_skeleton.py reads it (code, not
 # the quoted example in docs/conventions.md).
 REGION = re.compile(r"^\s*// BEGIN SOLUTION task \d+:")
@@ -23,9 +26,14 @@ SOURCE_SUFFIXES = {".cpp", ".hpp", ".cu", ".cuh", ".h"}
 
 def problems(release: Path) -> list[str]:
     files = [p for p in release.rglob("*") if p.is_file()]
-    found = [f"{rel} is released" for rel in ("solutions", "tests/project/mutants.json",
-                                              "tests/project/make_mutant.py", "common/tools/make_skeleton.py")
+    # Every lab's mutants (solution code), and any mutants.json wherever it is.
+    mutants = [lab_data.mutants_path(lab, release / "tests").relative_to(release)
+               for lab in lab_data.labs_with(lab_data.MUTANTS_FILE)]
+    found = [f"{rel} is released" for rel in ("solutions", *mutants, "tests/project/make_mutant.py",
+                                              "common/tools/make_skeleton.py")
              if (release / rel).exists()]
+    found += [f"{p.relative_to(release)} is released" for p in files
+              if p.name == lab_data.MUTANTS_FILE and p.relative_to(release) not in mutants]
     for p in files:
         if p.suffix in SOURCE_SUFFIXES and any(REGION.match(line) for line in p.read_text(errors="replace").splitlines()):
             found.append(f"{p.relative_to(release)} holds a solution region")
@@ -41,6 +49,12 @@ def problems(release: Path) -> list[str]:
         found.append("docs/design (notes on the reference) is released")
     if not any(p.match("labs/lab01_serial/*.cpp") for p in files):
         found.append("labs/lab01_serial has no sources")
+    # What a student's own grade.py run reads: the loader and every lab's rubric.
+    sys.path.insert(0, str(REPO / "tests"))
+    import lab_data  # noqa: E402
+    found += [f"{rel} is missing" for rel in ["tests/lab_data.py"] + [f"tests/{lab}/rubric.json"
+                                                                       for lab in lab_data.load_rubric()]
+              if not (release / rel).is_file()]
     return found
 
 

@@ -33,9 +33,8 @@ ROOT: Path = Path()  # set by main()
 def forging_files(out: Path) -> dict[str, str]:
     """The forges_test_results mutant's task files, each carrying the forging
     helper the mutant puts in lab01.hpp (a header a submission cannot replace)."""
-    subprocess.run([sys.executable, str(REPO / "tests/project/make_mutant.py"), str(REPO / "tests/project/mutants.json"),
-                    LAB, "forges_test_results", str(REPO / "solutions" / LAB), str(out)], check=True,
-                   capture_output=True)
+    subprocess.run([sys.executable, str(REPO / "tests/project/make_mutant.py"), LAB, "forges_test_results",
+                    str(REPO / "solutions" / LAB), str(out)], check=True, capture_output=True)
     header = (out / "lab01.hpp").read_text()
     helper = re.search(r"^inline void forge_result\(.*?^}\n", header, re.M | re.S).group(0)
     prelude = f"#include <cstdio>\n#include <cstdlib>\n#include \"lab01.hpp\"\nnamespace lab01 {{\n{helper}}}\n"

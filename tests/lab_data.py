@@ -1,0 +1,70 @@
+"""A lab's grading data, in the lab's own tests folder: the one loader every
+Python tool of the course reads it with.
+
+    tests/<lab>/rubric.json    the lab's rubric entry: title, the points and
+                               visibility of each graded test, the task map,
+                               for a GPU lab its compute-sanitizer item
+    tests/<lab>/mutants.json   the lab's deliberately wrong versions of its
+                               solution (instructors only: never released)
+
+The formats are described in docs/conventions.md ("A lab's rubric.json and
+mutants.json"). Labs come in the numeric order of their folders (lab01_...,
+lab02_..., lab10_...); a lab folder without the file has no entry.
+
+    load_rubric()       {lab: rubric entry}, every lab with a rubric.json
+    load_mutants()      {lab: [mutant, ...]}, every lab with a mutants.json
+    lab_mutants(lab)    the lab's list of mutants ([] without the file)
+    write_rubric(lab, entry)   rewrites the lab's rubric.json (check_tasks.py --write)
+    rubric_path(lab), mutants_path(lab), labs_with(filename)
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent  # tests/, holding one folder per lab
+RUBRIC_FILE = "rubric.json"
+MUTANTS_FILE = "mutants.json"
+LAB_FOLDER = re.compile(r"^lab(?P<number>\d+)_")
+
+
+def labs_with(filename: str, tests: Path | None = None) -> list[str]:
+    """The labs whose tests folder holds `filename`, in the numeric order of their folders."""
+    tests = tests or TESTS
+    labs = [p.parent.name for p in tests.glob(f"lab*/{filename}")
+            if LAB_FOLDER.match(p.parent.name) and p.is_file()]
+    return sorted(labs, key=lambda lab: (int(LAB_FOLDER.match(lab)["number"]), lab))
+
+
+def rubric_path(lab: str, tests: Path | None = None) -> Path:
+    return (tests or TESTS) / lab / RUBRIC_FILE
+
+
+def mutants_path(lab: str, tests: Path | None = None) -> Path:
+    return (tests or TESTS) / lab / MUTANTS_FILE
+
+
+def load_rubric(tests: Path | None = None) -> dict[str, dict]:
+    """{lab: the lab's rubric entry}, in lab order."""
+    return {lab: json.loads(rubric_path(lab, tests).read_text()) for lab in labs_with(RUBRIC_FILE, tests)}
+
+
+def load_mutants(tests: Path | None = None) -> dict[str, list[dict]]:
+    """{lab: the lab's mutants}, in lab order."""
+    return {lab: json.loads(mutants_path(lab, tests).read_text()) for lab in labs_with(MUTANTS_FILE, tests)}
+
+
+def lab_mutants(lab: str, tests: Path | None = None) -> list[dict]:
+    """The mutants of one lab; none when the lab has no mutants.json."""
+    path = mutants_path(lab, tests)
+    return json.loads(path.read_text()) if path.is_file() else []
+
+
+def dumps(data) -> str:
+    """The files' format: JSON indented by 2, ending with a newline (readable diffs)."""
+    return json.dumps(data, indent=2) + "\n"
+
+
+def write_rubric(lab: str, entry: dict, tests: Path | None = None) -> None:
+    rubric_path(lab, tests).write_text(dumps(entry))

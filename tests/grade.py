@@ -66,6 +66,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -769,6 +770,8 @@ def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool,
 
 
 WORKER_BUILD = "isolation"  # under the build directory: the staged sources and the sandboxed build of workers
+# The course build's settings the sandboxed worker build is configured with.
+WORKER_BUILD_SETTINGS = ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE")
 
 
 def cache_value(build_dir: Path, name: str) -> str | None:
@@ -782,13 +785,10 @@ def cache_value(build_dir: Path, name: str) -> str | None:
     return None
 
 
-def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
-    """Makes `stage` hold what a worker build needs (and nothing of the
-    solutions, the tests or the graphs): the top CMakeLists.txt, common/'s
-    library, the rpc layer, each lab's binding, and the labs graded from. A
-    file is rewritten only when its content changed, so that its new time
-    makes the build recompile it, and only then (build tools compare times,
-    not contents: a copy that kept an older time would be taken as built)."""
+def worker_sources(labs_dir: Path) -> dict[Path, Path]:
+    """What a worker build needs (and nothing of the solutions, the tests or
+    the graphs), by its path in the stage: the top CMakeLists.txt, common/'s
+    library, the rpc layer, each lab's binding, and the labs graded from."""
     wanted: dict[Path, Path] = {Path("CMakeLists.txt"): REPO / "CMakeLists.txt"}
     for part in ("CMakeLists.txt", "cmake", "include", "src"):
         source = REPO / "common" / part
@@ -799,6 +799,15 @@ def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
     wanted.update({b.relative_to(REPO): b for b in sorted(REPO.glob("tests/lab*/binding.cpp"))})
     for path in sorted(p for p in labs_dir.rglob("*") if p.is_file() and not p.is_symlink()):
         wanted[Path("labs") / path.relative_to(labs_dir)] = path
+    return wanted
+
+
+def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
+    """Makes `stage` hold worker_sources(labs_dir) and nothing else. A file is
+    rewritten only when its content changed, so that its new time makes the
+    build recompile it, and only then (build tools compare times, not
+    contents: a copy that kept an older time would be taken as built)."""
+    wanted = worker_sources(labs_dir)
     for relative, source in wanted.items():
         target = stage / relative
         content = source.read_bytes()
@@ -825,7 +834,7 @@ def _configure_worker_build(build_dir: Path, stage: Path, out: Path, isolation: 
     command = [cmake_path(), "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
                f"-DCMAKE_MAKE_PROGRAM={shutil.which('ninja') or 'ninja'}",
                "-DSSSP_BUILD_TESTS=OFF", f"-DSSSP_LABS_DIR={stage / 'labs'}"]
-    for name in ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE"):
+    for name in WORKER_BUILD_SETTINGS:
         value = cache_value(build_dir, name)
         if value:
             command.append(f"-D{name}={value}")
@@ -854,7 +863,16 @@ def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandb
     stage, out, pristine = root / "src", root / "build", root / "pristine"
     shutil.rmtree(stage, ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
-    if (pristine / "build" / "CMakeCache.txt").is_file():
+    # The copy is the course's code as it is now, built the way the course's
+    # build is configured: anything else (a course update) builds it anew.
+    digest = hashlib.sha256()
+    for relative, source in sorted(worker_sources(REPO / "labs").items()):
+        content = source.read_bytes()
+        digest.update(f"{relative}\0{len(content)}\0".encode() + content)
+    for name in WORKER_BUILD_SETTINGS:
+        digest.update(f"{name}={cache_value(build_dir, name)}\0".encode())
+    stamp = pristine / "course.sha256"
+    if stamp.is_file() and stamp.read_text() == digest.hexdigest():
         shutil.copytree(pristine / "src", stage, symlinks=True)
         shutil.copytree(pristine / "build", out, symlinks=True)
         return
@@ -867,6 +885,7 @@ def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandb
                            + cut(built.stdout + built.stderr))
     shutil.copytree(stage, pristine / "src", symlinks=True)
     shutil.copytree(out, pristine / "build", symlinks=True)
+    stamp.write_text(digest.hexdigest())
 
 
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,

@@ -32,14 +32,14 @@ LAB = "lab01_serial"
 TINY = REPO / "datasets" / "tiny"
 
 
-def program(flavour: str) -> grade.Program:
-    """LAB's isolated test program, calling the worker of `flavour`
-    (unsandboxed: the course's own code), as the mutant checks run it."""
+def mutant_program(name: str) -> grade.Program:
+    """LAB's isolated test program calling the worker of mutant `name`, as
+    the mutant checks run it (check_mutants.variant_programs)."""
+    sys.path.insert(0, str(REPO / "tests" / "project"))
+    import check_mutants  # noqa: E402
     manifest = json.loads((BUILD / "graded_tests.json").read_text())
-    exe = next(e for e in manifest["executables"] if e["lab"] == LAB and e["flavour"] == "isolated")
-    worker = next(w["path"] for w in manifest["workers"] if w["lab"] == LAB and w["flavour"] == flavour)
-    command = tuple(grade.sandbox.worker_command(grade.sandbox.Isolation("none"), Path(worker), False))
-    return grade.Program(exe["path"], exe["kind"], command, worker)
+    [program] = check_mutants.variant_programs(manifest, "mutant", [LAB])[(LAB, name)]
+    return program
 
 
 class GraderRun(unittest.TestCase):
@@ -291,7 +291,7 @@ class WrongSubmissions(unittest.TestCase):
     @staticmethod
     def run_test(mutant: str, name: str, timeout: float = 60, memory_mib: int = 0) -> grade.Result:
         runner = grade.Runner(timeout, memory_mib, hidden_graphs=None)
-        return runner.run(program(f"mutant:{mutant}"), grade.Result(LAB, name, 1, "visible"))
+        return runner.run(mutant_program(mutant), grade.Result(LAB, name, 1, "visible"))
 
     def test_memory_cap_stops_a_growing_heap_and_names_the_graph(self):
         # Dijkstra relaxing on <= pushes forever along zero-weight arcs.

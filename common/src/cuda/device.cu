@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/check.cuh"

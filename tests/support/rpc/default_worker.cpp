@@ -14,9 +14,9 @@ bool sssp::rpc::runs_gpu_tests() { return SSSP_RPC_GPU_TESTS != 0; }
 namespace {
 
 // The worker starts while GoogleTest sets up, before the first test: a GPU
-// worker then creates its CUDA context while the test program creates its
-// own (about 0.2 s a test on an H100 when one waited for the other). A run
-// that only lists the tests sets up no environment, so starts no worker.
+// worker then creates its CUDA context while the test builds its graphs,
+// not inside the test's first call (about 0.2 s a GPU test on an H100). A
+// run that only lists the tests sets up no environment, so starts no worker.
 class StartWorkerEarly : public testing::Environment {
  public:
   void SetUp() override { sssp::rpc::start_worker(); }

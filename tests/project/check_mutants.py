@@ -40,8 +40,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import grade  # noqa: E402  (tests/grade.py: the same test runner the grader uses)
 import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
+import sandbox  # noqa: E402  (tests/sandbox.py: how a worker is started)
+# tests/grading/: the same test runner and compute-sanitizer item the grader uses.
+# gpu_present is looked up in pipeline, where the tests replace it.
+from grading import pipeline  # noqa: E402
+from grading.judging import Runner, gtest_filter_matches  # noqa: E402
+from grading.limits import TEST_TIMEOUT  # noqa: E402
+from grading.model import Program, ProgramError, Result  # noqa: E402
+from grading.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for  # noqa: E402
 
 
 GPU_JOBS = min(os.cpu_count() or 1, 4)
@@ -69,21 +76,21 @@ def variant_programs(manifest: dict, prefix: str, labs: list[str] | None) -> dic
     for exe in manifest["executables"]:
         if exe["flavour"] == "isolated":
             isolated.setdefault(exe["lab"], []).append(exe)
-    unsandboxed = grade.sandbox.Isolation("none")
-    programs: dict[tuple[str, str], list[grade.Program]] = {}
+    unsandboxed = sandbox.Isolation("none")
+    programs: dict[tuple[str, str], list[Program]] = {}
     for worker in manifest.get("workers", []):
         lab, flavour = worker["lab"], worker["flavour"]
         if flavour.startswith(f"{prefix}:") and (not labs or lab in labs):
             gpu_lab = manifest["labs"].get(lab) == "GPU"
-            command = tuple(grade.sandbox.worker_command(unsandboxed, Path(worker["path"]), gpu_lab))
+            command = tuple(sandbox.worker_command(unsandboxed, Path(worker["path"]), gpu_lab))
             programs[(lab, flavour.split(":", 1)[1])] = [
-                grade.Program(exe["path"], exe["kind"], command, worker["path"]) for exe in isolated.get(lab, [])]
+                Program(exe["path"], exe["kind"], command, worker["path"]) for exe in isolated.get(lab, [])]
     return programs
 
 
-def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gpu_jobs: int,
+def run_variants(runner: Runner, programs: dict[tuple[str, str], list], gpu_jobs: int,
                  only: dict[tuple[str, str], list[str]] | None = None
-                 ) -> dict[tuple[str, str], dict[str, grade.Result]]:
+                 ) -> dict[tuple[str, str], dict[str, Result]]:
     """Runs every graded test of every variant (or, with only, those tests of
     each variant), all at once (independent processes: CPU tests by CPU
     count, GPU tests gpu_jobs at a time); returns the results by variant and
@@ -91,22 +98,22 @@ def run_variants(runner: grade.Runner, programs: dict[tuple[str, str], list], gp
     every_program = [p for ps in programs.values() for p in ps]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         names = dict(zip(every_program, pool.map(runner.list_tests, every_program)))
-    jobs = {key: [(p, grade.Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]
+    jobs = {key: [(p, Result(key[0], test, 0.0, "visible")) for p in ps for test in names[p]
                   if only is None or test in only[key]]
             for key, ps in programs.items()}
     runner.run_all([job for variant_jobs in jobs.values() for job in variant_jobs], gpu_workers=gpu_jobs)
     return {key: {r.name: r for _, r in variant_jobs} for key, variant_jobs in jobs.items()}
 
 
-def timed_out(results: dict[str, grade.Result], caught: list[str]) -> str:
+def timed_out(results: dict[str, Result], caught: list[str]) -> str:
     """The note ", N of them by the grader's timeout" when some tests caught
     their mutant only by running out of time (each repeat of those costs the
     whole timeout: the first thing to look at when the runs are slow)."""
     slow = [t for t in caught if results[t].status == "timeout"]
-    return f", {len(slow)} of them by the {grade.TEST_TIMEOUT:g} s timeout ({', '.join(slow)})" if slow else ""
+    return f", {len(slow)} of them by the {TEST_TIMEOUT:g} s timeout ({', '.join(slow)})" if slow else ""
 
 
-def run_line(number: int, runs: int, results: dict[tuple[str, str], dict[str, grade.Result]],
+def run_line(number: int, runs: int, results: dict[tuple[str, str], dict[str, Result]],
              must_fail: dict[tuple[str, str], list[str]], seconds: float) -> str:
     """One run's progress line over the mutants' must_fail tests: how many
     mutants they all caught, how many escaped (one of them passed: named),
@@ -143,22 +150,22 @@ def summarise(what: str, problems: list[str], verified: int, unverifiable: int) 
     return 0 if verified else 77
 
 
-def check_sanitizer_mutants(args: argparse.Namespace, runner: grade.Runner, mutants: dict,
+def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: dict,
                             programs: dict[tuple[str, str], list]) -> tuple[list[str], int, int]:
     """Runs the compute-sanitizer item of each sanitizer mutant; returns the
     problems and the counts of verified and unverifiable mutants."""
     if not programs:
         return [], 0, 0
     rubric = lab_data.load_rubric()
-    sanitizer = grade.sanitizer_for(args, runner, grade.gpu_present())
+    sanitizer = sanitizer_for(args, runner, pipeline.gpu_present())
     problems, verified, unverifiable = [], 0, 0
     for (lab, name), lab_programs in programs.items():
         mutant, entry = mutants[lab][name], rubric[lab]
         tool = mutant.get("sanitizer_tool")
         gpu = next((p for p in lab_programs if p.kind == "gpu"), None)
-        if "sanitizer" not in entry or tool not in grade.SANITIZER_TOOLS or gpu is None:
+        if "sanitizer" not in entry or tool not in SANITIZER_TOOLS or gpu is None:
             problems.append(f"{lab}/{name}: a sanitizer mutant needs the lab's \"sanitizer\" entry in the rubric, "
-                            f"a GPU test program and \"sanitizer_tool\" (one of {', '.join(grade.SANITIZER_TOOLS)})")
+                            f"a GPU test program and \"sanitizer_tool\" (one of {', '.join(SANITIZER_TOOLS)})")
             continue
         if isinstance(sanitizer, tuple):
             unverifiable += 1
@@ -166,16 +173,16 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: grade.Runner, muta
             continue
         patterns = entry["sanitizer"]["tests"]
         try:
-            names = [t for t in runner.list_tests(gpu) if grade.gtest_filter_matches(patterns, t)]
-        except grade.ProgramError as error:
+            names = [t for t in runner.list_tests(gpu) if gtest_filter_matches(patterns, t)]
+        except ProgramError as error:
             problems.append(f"{lab}/{name}: {error}")
             continue
         if not names:
             problems.append(f"{lab}/{name}: the rubric's sanitizer tests ({':'.join(patterns)}) match no test")
             continue
-        result = sanitizer.run(gpu, grade.Result(lab, grade.SANITIZER_ITEM, 0.0, "visible"), patterns, names)
+        result = sanitizer.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), patterns, names)
         runs = ", ".join(f"{r.tool} {r.status}" + (f" ({r.errors})" if r.errors else "") for r in result.sanitizer_runs)
-        print(f"{lab}/{name}: {grade.SANITIZER_ITEM} item {result.status} on {len(names)} tests ({runs})"
+        print(f"{lab}/{name}: {SANITIZER_ITEM} item {result.status} on {len(names)} tests ({runs})"
               f" (must be reported by {tool})")
         if result.status == "skipped":
             unverifiable += 1
@@ -199,8 +206,8 @@ def main() -> int:
                         help="a mutant not verifiable here is a failure (on a GPU machine every one must be)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="check N times in a row; runs after the first repeat only the must_fail tests")
-    parser.add_argument("--sanitizer-timeout", type=float, default=grade.SANITIZER_TIMEOUT, metavar="SECONDS",
-                        help=f"seconds per compute-sanitizer tool run (default {grade.SANITIZER_TIMEOUT:g})")
+    parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
+                        help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
@@ -208,7 +215,7 @@ def main() -> int:
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
-    runner = grade.Runner(grade.TEST_TIMEOUT, args.memory_limit, hidden)
+    runner = Runner(TEST_TIMEOUT, args.memory_limit, hidden)
     programs = {key: ps for key, ps in variant_programs(manifest, "mutant", args.lab).items()
                 if not args.mutant or key[1] in args.mutant}
     if not programs:

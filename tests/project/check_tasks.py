@@ -28,15 +28,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "common" / "tools"))
 import check_mutants  # noqa: E402  (runs every variant's tests at once, as the grader does)
-import grade  # noqa: E402
 import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json)
 import make_skeleton  # noqa: E402  (the task regions)
+from grading import REPO  # noqa: E402  (tests/grading/: the grader's parts)
+from grading.judging import Runner  # noqa: E402
+from grading.limits import TEST_TIMEOUT  # noqa: E402
 
 
 def solution_tasks(lab: str) -> dict[int, str]:
     """Task number -> title of every task region of the lab's solution."""
     tasks: dict[int, str] = {}
-    for source in sorted((grade.REPO / "solutions" / lab).iterdir()):
+    for source in sorted((REPO / "solutions" / lab).iterdir()):
         if source.is_file() and source.suffix in make_skeleton.SOURCE_SUFFIXES:
             for line in source.read_text().splitlines():
                 if begin := make_skeleton.BEGIN.match(line):
@@ -65,8 +67,7 @@ def static_problems(rubric: dict) -> list[str]:
 def check_reverts(args: argparse.Namespace, rubric: dict) -> int:
     lab, entry = args.lab, rubric[args.lab]
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
-    runner = grade.Runner(grade.TEST_TIMEOUT, args.memory_limit, Path(args.hidden_graphs) if args.hidden_graphs
-                          else None)
+    runner = Runner(TEST_TIMEOUT, args.memory_limit, Path(args.hidden_graphs) if args.hidden_graphs else None)
     results = {int(task): r for (_, task), r in
                check_mutants.run_variants(runner, check_mutants.variant_programs(manifest, "revert", [lab]),
                                           args.gpu_jobs).items()}

@@ -22,6 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("check_mutants", REPO / "tests" / "project" / "check_mutants.py")
 check_mutants = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(check_mutants)
+sys.path.insert(0, str(REPO / "tests"))
+from grading.limits import TEST_TIMEOUT  # noqa: E402  (tests/grading/: the grader's parts)
+from grading.model import Program, Result  # noqa: E402
 
 BUILD: Path = Path()  # set by main()
 MUTANT = ("lab01_serial", "bellman_ford_without_early_exit")
@@ -45,7 +48,7 @@ class Repeat(unittest.TestCase):
             status = ("passed" if calls[0] in passes_in_runs
                       else "timeout" if calls[0] in timeouts_in_runs
                       else "skipped" if calls[0] in skips_in_runs else "failed")
-            return {MUTANT: {t: check_mutants.grade.Result(MUTANT[0], t, 0.0, "visible", status=status)
+            return {MUTANT: {t: Result(MUTANT[0], t, 0.0, "visible", status=status)
                              for t in must_fail}}
 
         argv = ["check_mutants.py", "--build-dir", str(BUILD), "--hidden-graphs", str(REPO / "datasets" / "tiny"),
@@ -86,7 +89,7 @@ class Repeat(unittest.TestCase):
         # Each repeat of a test that catches its mutant only by timing out costs the whole timeout.
         status, out, err = self.check(set(), timeouts_in_runs=frozenset({1, 2, 3}))
         self.assertEqual(status, 0, out + err)
-        self.assertIn(f"by the {check_mutants.grade.TEST_TIMEOUT:g} s timeout", out)
+        self.assertIn(f"by the {TEST_TIMEOUT:g} s timeout", out)
         self.assertRegex(out, r"run 3 of 3: 1 of 1 mutants caught, 0 escaped, 0 not judged here .*; \d+ tests caught by the timeout")
 
     def test_a_skipped_run_is_not_judged_not_escaped(self):
@@ -97,7 +100,7 @@ class Repeat(unittest.TestCase):
 
     def test_a_mutant_not_built_is_named(self):
         # Not a crash inside the grader's program listing: which program is missing, and what to do.
-        absent = {MUTANT: [check_mutants.grade.Program(str(BUILD / "no-such-mutant-test-program"), "cpu")]}
+        absent = {MUTANT: [Program(str(BUILD / "no-such-mutant-test-program"), "cpu")]}
         argv = ["check_mutants.py", "--build-dir", str(BUILD), "--lab", MUTANT[0], "--mutant", MUTANT[1]]
         err = io.StringIO()
         with unittest.mock.patch.object(check_mutants, "variant_programs", lambda *args: absent), \

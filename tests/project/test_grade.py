@@ -24,15 +24,26 @@ from xml.etree import ElementTree as ET
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
-import grade  # noqa: E402
+import grade  # noqa: E402  (tests/grade.py: the command, main)
+import grading.build  # noqa: E402  (tests/grading/: the grader's parts; a step is replaced in its own module)
+import grading.intake  # noqa: E402
+import grading.pipeline  # noqa: E402
+import grading.sanitizer  # noqa: E402
 import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
+from grading.judging import Runner, gtest_filter_matches  # noqa: E402
+from grading.limits import MEMORY_LIMIT_MIB  # noqa: E402
+from grading.model import Program, Result, ToolRun  # noqa: E402
+from grading.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_MISSING,  # noqa: E402
+                               SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer, judge_tool_run,
+                               parse_sanitizer_log, sanitizer_verdict)
+from grading.scoring import rubric_results  # noqa: E402
 
 BUILD: Path = Path()  # set by main()
 LAB = "lab01_serial"
 TINY = REPO / "datasets" / "tiny"
 
 
-def mutant_program(name: str) -> grade.Program:
+def mutant_program(name: str) -> Program:
     """LAB's isolated test program calling the worker of mutant `name`, as
     the mutant checks run it (check_mutants.variant_programs)."""
     sys.path.insert(0, str(REPO / "tests" / "project"))
@@ -85,8 +96,9 @@ class GraderRun(unittest.TestCase):
             return built[lab], None
 
         out = io.StringIO()
-        with mock.patch.object(grade, "configure", configure), mock.patch.object(grade, "build", build), \
-                mock.patch.object(grade, "build_student_worker", build_student_worker), \
+        with mock.patch.object(grading.build, "configure", configure), \
+                mock.patch.object(grading.build, "build", build), \
+                mock.patch.object(grading.build, "build_student_worker", build_student_worker), \
                 contextlib.redirect_stdout(out):
             status = grade.main(["--build-dir", str(BUILD), "--junit", str(self.scratch / "junit.xml"),
                                  "--allow-unsandboxed", *args])
@@ -167,7 +179,8 @@ class StudentEdits(GraderRun):
         # expected to fail, and with nothing else to check the run is skipped.
         edited = {LAB: [f"labs/{LAB}/dijkstra.cpp"]}
         out = io.StringIO()
-        with mock.patch.object(grade, "hand_edited_labs", return_value=edited), contextlib.redirect_stdout(out):
+        with mock.patch.object(grading.intake, "hand_edited_labs", return_value=edited), \
+                contextlib.redirect_stdout(out):
             status = grade.main(["--no-build", "--build-dir", str(BUILD), "--lab", LAB, "--expect", "zero",
                                  "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml")])
         self.assertEqual(status, 77, out.getvalue())
@@ -255,11 +268,11 @@ class StudentBuild(GraderRun):
             skipped = {s["name"].split(": ", 1)[1]: s for s in self.results()["extra_data"]["skipped"]
                        if s["name"].startswith(f"{gpu_lab}: ")}
             entry = lab_data.load_rubric()[gpu_lab]
-            self.assertEqual(set(skipped), {*entry["tests"], grade.SANITIZER_ITEM},
+            self.assertEqual(set(skipped), {*entry["tests"], SANITIZER_ITEM},
                              f"every test of {gpu_lab} and its sanitizer item are skipped, not failed")
-            item = skipped.pop(grade.SANITIZER_ITEM)
+            item = skipped.pop(SANITIZER_ITEM)
             self.assertEqual((item["missing"], item["reason"], item["points"]),
-                             (grade.SANITIZER_NO_GPU[0], grade.SANITIZER_NO_GPU[1], entry["sanitizer"]["points"]))
+                             (SANITIZER_NO_GPU[0], SANITIZER_NO_GPU[1], entry["sanitizer"]["points"]))
             self.assertTrue(all(s["missing"] == "no GPU" and "--build-gpu-labs" in s["reason"]
                                 for s in skipped.values()))
 
@@ -289,9 +302,9 @@ class WrongSubmissions(unittest.TestCase):
     """Mutants of tests/lab01_serial/mutants.json that crash, loop or grow without bound."""
 
     @staticmethod
-    def run_test(mutant: str, name: str, timeout: float = 60, memory_mib: int = 0) -> grade.Result:
-        runner = grade.Runner(timeout, memory_mib, hidden_graphs=None)
-        return runner.run(mutant_program(mutant), grade.Result(LAB, name, 1, "visible"))
+    def run_test(mutant: str, name: str, timeout: float = 60, memory_mib: int = 0) -> Result:
+        runner = Runner(timeout, memory_mib, hidden_graphs=None)
+        return runner.run(mutant_program(mutant), Result(LAB, name, 1, "visible"))
 
     def test_memory_cap_stops_a_growing_heap_and_names_the_graph(self):
         # Dijkstra relaxing on <= pushes forever along zero-weight arcs.
@@ -318,7 +331,7 @@ class WrongSubmissions(unittest.TestCase):
 class SkipReasons(unittest.TestCase):
     """A test program whose report says the test skipped, with a given reason."""
 
-    def skip_with(self, reason: str, kind: str) -> grade.Result:
+    def skip_with(self, reason: str, kind: str) -> Result:
         scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
         self.addCleanup(scratch.cleanup)
         fake = Path(scratch.name) / "skipping_test"
@@ -330,8 +343,8 @@ open(report, "w").write('<testsuites><testsuite name="S"><testcase name="T" clas
                         '</testsuites>')
 """)
         fake.chmod(0o755)
-        return grade.Runner(10, 0, hidden_graphs=None).run(grade.Program(str(fake), kind),
-                                                           grade.Result(LAB, "S.T", 1, "visible"))
+        return Runner(10, 0, hidden_graphs=None).run(Program(str(fake), kind),
+                                                           Result(LAB, "S.T", 1, "visible"))
 
     def test_a_course_reason_is_a_skip(self):
         result = self.skip_with("GPU test skipped: no NVIDIA GPU or driver found", "gpu")
@@ -349,12 +362,12 @@ open(report, "w").write('<testsuites><testsuite name="S"><testcase name="T" clas
 class NoGpu(unittest.TestCase):
     def test_a_machine_without_driver_is_told_so_plainly(self):
         manifest = json.loads((BUILD / "graded_tests.json").read_text())
-        gpu = next((grade.Program(e["path"], e["kind"]) for e in manifest["executables"]
+        gpu = next((Program(e["path"], e["kind"]) for e in manifest["executables"]
                     if e["kind"] == "gpu" and e["flavour"] == "solution"), None)
         if gpu is None or list(Path("/dev").glob("nvidia*")):
             self.skipTest("needs a CUDA build on a machine without an NVIDIA GPU or driver (/dev/nvidia*)")
-        runner = grade.Runner(60, grade.MEMORY_LIMIT_MIB, hidden_graphs=None)
-        jobs = [(gpu, grade.Result("lab", name, 1, "visible")) for name in runner.list_tests(gpu)]
+        runner = Runner(60, MEMORY_LIMIT_MIB, hidden_graphs=None)
+        jobs = [(gpu, Result("lab", name, 1, "visible")) for name in runner.list_tests(gpu)]
         runner.run_all(jobs)
         reasons = {r.output for _, r in jobs if r.status == "skipped"}
         self.assertTrue(reasons, "GPU tests must skip without a GPU")
@@ -415,21 +428,21 @@ class SanitizerOutput(unittest.TestCase):
     NAMES = ["S.T", "S.U"]
 
     def judge(self, tool: str, log: str, returncode: int | None = 0, cases: dict | None = None,
-              output: str = "") -> grade.ToolRun:
+              output: str = "") -> ToolRun:
         report = gtest_report(cases if cases is not None else {n: "passed" for n in self.NAMES})
-        return grade.judge_tool_run(tool, returncode, log, report, self.NAMES, output, 120)
+        return judge_tool_run(tool, returncode, log, report, self.NAMES, output, 120)
 
     def test_parser_reads_the_summaries_and_the_first_report_lines(self):
-        self.assertEqual(grade.parse_sanitizer_log(CLEAN_MEMCHECK).errors, 0)
-        self.assertEqual(grade.parse_sanitizer_log(CLEAN_RACECHECK).errors, 0)
-        race = grade.parse_sanitizer_log(RACE)
+        self.assertEqual(parse_sanitizer_log(CLEAN_MEMCHECK).errors, 0)
+        self.assertEqual(parse_sanitizer_log(CLEAN_RACECHECK).errors, 0)
+        race = parse_sanitizer_log(RACE)
         self.assertEqual(race.errors, 1)
         self.assertTrue(race.lines[0].startswith("========= Error: Race reported between Write access"))
-        write = grade.parse_sanitizer_log(INVALID_WRITE)
+        write = parse_sanitizer_log(INVALID_WRITE)
         self.assertEqual(write.errors, 2)
         self.assertEqual(write.lines[0], "========= Invalid __global__ write of size 1 bytes")
         self.assertFalse([line for line in write.lines if "Host Frame" in line or "COMPUTE-SANITIZER" in line])
-        self.assertIsNone(grade.parse_sanitizer_log("========= COMPUTE-SANITIZER\n").errors, "no summary")
+        self.assertIsNone(parse_sanitizer_log("========= COMPUTE-SANITIZER\n").errors, "no summary")
 
     def test_a_clean_run_of_passing_tests_is_clean(self):
         self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK).status, "clean")
@@ -437,14 +450,14 @@ class SanitizerOutput(unittest.TestCase):
         self.assertEqual(self.judge("synccheck", CLEAN_MEMCHECK).status, "clean")
 
     def test_a_race_fails_with_its_report_and_the_barrier_hint(self):
-        run = self.judge("racecheck", RACE, grade.SANITIZER_ERROR_EXITCODE)
+        run = self.judge("racecheck", RACE, SANITIZER_ERROR_EXITCODE)
         self.assertEqual((run.status, run.errors), ("reported", 1))
         self.assertIn("compute-sanitizer racecheck reported 1 hazard", run.message)
         self.assertIn("Race reported between Write access", run.message)
         self.assertIn("is there a __syncthreads() between the writes and the reads", run.message.lower())
 
     def test_a_write_out_of_bounds_fails_with_its_report_and_the_bounds_hint(self):
-        run = self.judge("memcheck", INVALID_WRITE, grade.SANITIZER_ERROR_EXITCODE, {"S.T": "failed"})
+        run = self.judge("memcheck", INVALID_WRITE, SANITIZER_ERROR_EXITCODE, {"S.T": "failed"})
         self.assertEqual((run.status, run.errors), ("reported", 2))
         self.assertIn("Invalid __global__ write of size 1 bytes", run.message)
         self.assertIn("0 bytes after the nearest allocation", run.message)
@@ -458,7 +471,7 @@ class SanitizerOutput(unittest.TestCase):
         self.assertIn("SIGSEGV", run.message)
 
     def test_an_error_exit_status_without_errors_in_the_summary_fails(self):
-        run = self.judge("memcheck", CLEAN_MEMCHECK, grade.SANITIZER_ERROR_EXITCODE)
+        run = self.judge("memcheck", CLEAN_MEMCHECK, SANITIZER_ERROR_EXITCODE)
         self.assertEqual(run.status, "failed")
 
     def test_failing_missing_or_oddly_skipped_tests_fail_the_run(self):
@@ -470,7 +483,7 @@ class SanitizerOutput(unittest.TestCase):
         self.assertEqual(missing.status, "failed")
         self.assertIn("ended before it reported S.U", missing.message)
         self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK, 0, None).status, "clean")
-        no_report = grade.judge_tool_run("memcheck", 0, CLEAN_MEMCHECK, None, self.NAMES, "", 120)
+        no_report = judge_tool_run("memcheck", 0, CLEAN_MEMCHECK, None, self.NAMES, "", 120)
         self.assertEqual(no_report.status, "failed")
         odd = self.judge("memcheck", CLEAN_MEMCHECK, 0, {"S.T": "passed", "S.U": "skipped:not today"})
         self.assertEqual(odd.status, "failed")
@@ -486,15 +499,15 @@ class SanitizerOutput(unittest.TestCase):
 
     def test_the_item_shows_a_report_first_and_passes_only_when_every_tool_is_clean(self):
         memcheck = self.judge("memcheck", CLEAN_MEMCHECK, 1, {"S.T": "failed", "S.U": "passed"})
-        racecheck = self.judge("racecheck", RACE, grade.SANITIZER_ERROR_EXITCODE)
-        status, output, _ = grade.sanitizer_verdict([memcheck, racecheck])
+        racecheck = self.judge("racecheck", RACE, SANITIZER_ERROR_EXITCODE)
+        status, output, _ = sanitizer_verdict([memcheck, racecheck])
         self.assertEqual(status, "failed")
         self.assertTrue(output.startswith("compute-sanitizer racecheck reported 1 hazard"), output)
         clean = [self.judge(tool, CLEAN_RACECHECK if tool == "racecheck" else CLEAN_MEMCHECK)
-                 for tool in grade.SANITIZER_TOOLS]
-        self.assertEqual(grade.sanitizer_verdict(clean), ("passed", "", ""))
-        self.assertEqual(grade.sanitizer_verdict(clean[:2])[0], "failed", "every tool must have run")
-        self.assertEqual(grade.sanitizer_verdict([])[0], "failed")
+                 for tool in SANITIZER_TOOLS]
+        self.assertEqual(sanitizer_verdict(clean), ("passed", "", ""))
+        self.assertEqual(sanitizer_verdict(clean[:2])[0], "failed", "every tool must have run")
+        self.assertEqual(sanitizer_verdict([])[0], "failed")
 
 
 # A compute-sanitizer that copies a canned log of each tool (FAKE_SANITIZER_LOGS/TOOL.log; "CRASH": it
@@ -545,23 +558,23 @@ class SanitizerRuns(unittest.TestCase):
             (self.dir / name).chmod(0o755)
         self.logs = self.dir / "logs"
         self.logs.mkdir()
-        self.runner = grade.Runner(30, 0, hidden_graphs=None)
+        self.runner = Runner(30, 0, hidden_graphs=None)
         self.runner.env["FAKE_SANITIZER_LOGS"] = str(self.logs)
 
     def item(self, memcheck: str = CLEAN_MEMCHECK, racecheck: str = CLEAN_RACECHECK,
-             synccheck: str = CLEAN_MEMCHECK, fails: str = "") -> grade.Result:
+             synccheck: str = CLEAN_MEMCHECK, fails: str = "") -> Result:
         for tool, text in (("memcheck", memcheck), ("racecheck", racecheck), ("synccheck", synccheck)):
             (self.logs / f"{tool}.log").write_text(text)
         if fails:
             self.runner.env["FAKE_FAILS"] = fails
-        sanitizer = grade.Sanitizer(str(self.dir / "compute-sanitizer"), self.runner, 30)
-        result = grade.Result("lab", grade.SANITIZER_ITEM, 4, "visible")
-        return sanitizer.run(grade.Program(str(self.dir / "test_program"), "gpu"), result, ["S.*"], ["S.T", "S.U"])
+        sanitizer = Sanitizer(str(self.dir / "compute-sanitizer"), self.runner, 30)
+        result = Result("lab", SANITIZER_ITEM, 4, "visible")
+        return sanitizer.run(Program(str(self.dir / "test_program"), "gpu"), result, ["S.*"], ["S.T", "S.U"])
 
     def test_clean_runs_of_passing_tests_pass(self):
         result = self.item()
         self.assertEqual((result.status, result.score), ("passed", 4), result.output)
-        self.assertEqual([r.tool for r in result.sanitizer_runs], list(grade.SANITIZER_TOOLS))
+        self.assertEqual([r.tool for r in result.sanitizer_runs], list(SANITIZER_TOOLS))
 
     def test_a_race_fails_the_item(self):
         result = self.item(racecheck=RACE)
@@ -592,11 +605,12 @@ class SanitizerRuns(unittest.TestCase):
                            "sanitizer": {"points": 1, "tests": ["S.*"]}}}
         mutants = {"labX": {"race": {"caught_by": "sanitizer", "sanitizer_tool": "racecheck"},
                             "out_of_bounds": {"caught_by": "sanitizer", "sanitizer_tool": "memcheck"}}}
-        programs = {("labX", name): [grade.Program(str(self.dir / "test_program"), "gpu")] for name in mutants["labX"]}
+        programs = {("labX", name): [Program(str(self.dir / "test_program"), "gpu")] for name in mutants["labX"]}
         args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
         with mock.patch.object(lab_data, "load_rubric", return_value=rubric), \
-                mock.patch.object(grade, "gpu_present", return_value=True), \
-                mock.patch.object(grade, "find_sanitizer", return_value=str(self.dir / "compute-sanitizer")), \
+                mock.patch.object(grading.pipeline, "gpu_present", return_value=True), \
+                mock.patch.object(grading.sanitizer, "find_sanitizer",
+                                  return_value=str(self.dir / "compute-sanitizer")), \
                 contextlib.redirect_stdout(io.StringIO()):
             problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(args, self.runner, mutants,
                                                                                       programs)
@@ -641,7 +655,7 @@ class SanitizerRubric(unittest.TestCase):
 
     def test_points_add_up(self):
         for lab, entry in self.rubric.items():
-            results = grade.rubric_results(lab, entry)
+            results = rubric_results(lab, entry)
             expected = sum(e["points"] for e in entry["tests"].values()) + entry.get("sanitizer", {}).get("points", 0)
             self.assertEqual(sum(r.points for r in results), expected, lab)
             self.assertEqual(len(results), len(entry["tests"]) + ("sanitizer" in entry), lab)
@@ -657,14 +671,14 @@ class SanitizerRubric(unittest.TestCase):
             too_long = skip.group(1).split(":") if skip else []  # what the CTest sanitizer runs leave out
             for pattern in entry["sanitizer"]["tests"]:
                 with self.subTest(lab=lab, pattern=pattern):
-                    matched = [name for name in entry["tests"] if grade.gtest_filter_matches([pattern], name)]
+                    matched = [name for name in entry["tests"] if gtest_filter_matches([pattern], name)]
                     self.assertTrue(matched, f"{lab}: sanitizer pattern {pattern} matches no graded test")
                     for name in matched:
                         suite, test = name.split(".", 1)
                         self.assertIn((suite.split("/")[-1], test.split("/")[0]), sources,
                                       f"{name} is no TEST of the lab's GPU test sources")
                         self.assertIsNone(slow.search(name), f"{name} needs a real or hidden graph, or is slow")
-                        self.assertFalse(grade.gtest_filter_matches(too_long, name),
+                        self.assertFalse(gtest_filter_matches(too_long, name),
                                          f"{name} is too long for the sanitizer (the lab's CTest skip list)")
 
     def test_sanitizer_mutants_name_a_tool_and_a_lab_with_the_item(self):
@@ -674,7 +688,7 @@ class SanitizerRubric(unittest.TestCase):
                 if m.get("caught_by") == "sanitizer":
                     with self.subTest(mutant=m["name"]):
                         self.assertIn("sanitizer", self.rubric[lab])
-                        self.assertIn(m.get("sanitizer_tool"), grade.SANITIZER_TOOLS)
+                        self.assertIn(m.get("sanitizer_tool"), SANITIZER_TOOLS)
                         self.assertNotIn("must_fail", m, "the graded tests are not run on a sanitizer mutant")
                         tools.setdefault(m["sanitizer_tool"], []).append(m["name"])
         self.assertIn("racecheck", tools, "a mutant with a shared-memory race")
@@ -701,7 +715,7 @@ class SanitizerSkips(GraderRun):
         self.assertEqual(results["tests"], [], "a skipped item is not shown as passed or failed")
         self.assertTrue(results["output"].startswith("GRADING INCOMPLETE"))
         [item] = results["extra_data"]["skipped"]
-        self.assertEqual((item["name"], item["missing"]), (f"{lab}: {grade.SANITIZER_ITEM}", "no GPU"))
+        self.assertEqual((item["name"], item["missing"]), (f"{lab}: {SANITIZER_ITEM}", "no GPU"))
         self.assertEqual(item["points"], lab_data.load_rubric()[lab]["sanitizer"]["points"])
         proc = self.grade(*args, "--allow-skips", env=self.no_gpu_env())
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -713,16 +727,17 @@ class SanitizerSkips(GraderRun):
         out = io.StringIO()
         common = ["--no-build", "--build-dir", str(BUILD), "--lab", "lab02_frontier", "--flavour", "solution",
                   "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml"), "--allow-skips"]
-        with mock.patch.object(grade, "gpu_present", return_value=True), \
-                mock.patch.object(grade, "find_sanitizer", return_value=None), contextlib.redirect_stdout(out):
+        with mock.patch.object(grading.pipeline, "gpu_present", return_value=True), \
+                mock.patch.object(grading.sanitizer, "find_sanitizer", return_value=None), \
+                contextlib.redirect_stdout(out):
             self.assertEqual(grade.main([*common, "--sanitize-only"]), 0, out.getvalue())
         [item] = self.results()["extra_data"]["skipped"]
-        self.assertEqual((item["missing"], item["reason"]), grade.SANITIZER_MISSING)
-        with mock.patch.object(grade, "gpu_present", return_value=False), contextlib.redirect_stdout(out):
+        self.assertEqual((item["missing"], item["reason"]), SANITIZER_MISSING)
+        with mock.patch.object(grading.pipeline, "gpu_present", return_value=False), contextlib.redirect_stdout(out):
             self.assertEqual(grade.main([*common, "--no-sanitize"]), 0, out.getvalue())
         skipped = {s["name"]: s for s in self.results()["extra_data"]["skipped"]}
-        item = skipped["lab02_frontier: " + grade.SANITIZER_ITEM]
-        self.assertEqual((item["missing"], item["reason"]), grade.SANITIZER_OFF)
+        item = skipped["lab02_frontier: " + SANITIZER_ITEM]
+        self.assertEqual((item["missing"], item["reason"]), SANITIZER_OFF)
 
 
 class SanitizerMutants(unittest.TestCase):
@@ -730,13 +745,14 @@ class SanitizerMutants(unittest.TestCase):
         sys.path.insert(0, str(REPO / "tests" / "project"))
         import check_mutants  # noqa: E402
         mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
-        programs = {(lab, name): [grade.Program("/nonexistent/test_program", "gpu")]
+        programs = {(lab, name): [Program("/nonexistent/test_program", "gpu")]
                     for lab, by_name in mutants.items() for name, m in by_name.items()
                     if m.get("caught_by") == "sanitizer"}
         args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
-        with mock.patch.object(grade, "gpu_present", return_value=False), contextlib.redirect_stdout(io.StringIO()):
+        with mock.patch.object(grading.pipeline, "gpu_present", return_value=False), \
+                contextlib.redirect_stdout(io.StringIO()):
             problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(
-                args, grade.Runner(30, 0, None), mutants, programs)
+                args, Runner(30, 0, None), mutants, programs)
         self.assertEqual((problems, verified, unverifiable), ([], 0, len(programs)))
         self.assertGreaterEqual(len(programs), 2)
 

@@ -1,0 +1,199 @@
+"""Builds what grading runs. In the grader's own build: the course's trusted
+code (the test support, the hidden-graph checker and the graded test
+programs, which, graded through a worker, hold no student code). In the
+sandbox: a lab's worker from the student's files, compiled from a staged
+copy of what a worker needs (labs/, common/, the bindings; no solutions,
+tests or graphs), in a build directory of its own that a submission starts
+from pristine.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import sandbox  # tests/sandbox.py: where the student's code is compiled
+
+from . import REPO
+from .limits import cut
+from .model import GradingError
+
+SUPPORT_TARGET = "sssp_test_support"  # the course's code every graded test program links
+CHECKER_TARGET = "check-hidden-graphs"  # tests/support/check_hidden_graphs.cpp
+
+
+def build(build_dir: Path, targets: list[str]) -> str | None:
+    """Builds `targets`, echoing the build; returns None on success, else its output."""
+    command = ["cmake", "--build", str(build_dir), "--target", *targets]
+    print("+", " ".join(command), flush=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace")
+    lines = []
+    for line in process.stdout:
+        print(line, end="", flush=True)
+        lines.append(line)
+    return None if process.wait() == 0 else "".join(lines)
+
+
+def compiler_errors(build_output: str) -> str:
+    """The part of a failed build's output a student needs: from the first error on."""
+    lines = build_output.splitlines()
+    first = next((i for i, line in enumerate(lines) if re.search(r"\berror\b", line, re.IGNORECASE)), 0)
+    return cut("\n".join(lines[first:]).strip())
+
+
+def configure(build_dir: Path, data_dir: str | None, labs_dir: Path) -> None:
+    """Configures the course's build in `build_dir`, its student code taken from `labs_dir`."""
+    command = ["cmake", "-S", str(REPO), "-B", str(build_dir), f"-DSSSP_LABS_DIR={labs_dir}"]
+    if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
+        command += ["-G", "Ninja"]
+    if data_dir is not None:
+        command.append(f"-DSSSP_DATA_DIR={data_dir}")
+    print("+", " ".join(command), flush=True)
+    if subprocess.run(command).returncode != 0:
+        raise GradingError("configuring the build failed (see the output above)")
+
+
+WORKER_BUILD = "isolation"  # under the build directory: the staged sources and the sandboxed build of workers
+# The course build's settings the sandboxed worker build is configured with.
+WORKER_BUILD_SETTINGS = ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE")
+
+
+def cache_value(build_dir: Path, name: str) -> str | None:
+    """A variable of the build's CMakeCache.txt, or None."""
+    try:
+        for line in (build_dir / "CMakeCache.txt").read_text().splitlines():
+            if line.startswith(f"{name}:"):
+                return line.split("=", 1)[1]
+    except OSError:
+        pass
+    return None
+
+
+def worker_sources(labs_dir: Path) -> dict[Path, Path]:
+    """What a worker build needs (and nothing of the solutions, the tests or
+    the graphs), by its path in the stage: the top CMakeLists.txt, common/'s
+    library, the rpc layer, each lab's binding, and the labs graded from."""
+    wanted: dict[Path, Path] = {Path("CMakeLists.txt"): REPO / "CMakeLists.txt"}
+    for part in ("CMakeLists.txt", "cmake", "include", "src"):
+        source = REPO / "common" / part
+        for path in ([source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file())):
+            wanted[path.relative_to(REPO)] = path
+    rpc = REPO / "tests" / "support" / "rpc"
+    wanted.update({p.relative_to(REPO): p for p in sorted(rpc.iterdir()) if p.is_file()})
+    wanted.update({b.relative_to(REPO): b for b in sorted(REPO.glob("tests/lab*/binding.cpp"))})
+    for path in sorted(p for p in labs_dir.rglob("*") if p.is_file() and not p.is_symlink()):
+        wanted[Path("labs") / path.relative_to(labs_dir)] = path
+    return wanted
+
+
+def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
+    """Makes `stage` hold worker_sources(labs_dir) and nothing else. A file is
+    rewritten only when its content changed, so that its new time makes the
+    build recompile it, and only then (build tools compare times, not
+    contents: a copy that kept an older time would be taken as built)."""
+    wanted = worker_sources(labs_dir)
+    for relative, source in wanted.items():
+        target = stage / relative
+        content = source.read_bytes()
+        if not target.is_file() or target.read_bytes() != content:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+    for path in sorted((p for p in stage.rglob("*") if p.is_file()), reverse=True):
+        if path.relative_to(stage) not in wanted:
+            path.unlink()
+
+
+def cmake_path() -> str:
+    """CMake's resolved path: the sandbox has no PATH of the grader's."""
+    found = shutil.which("cmake")
+    return str(Path(found).resolve()) if found else "cmake"
+
+
+def _configure_worker_build(build_dir: Path, stage: Path, out: Path, isolation: sandbox.Isolation,
+                            gpu: bool) -> None:
+    """Configures the sandboxed worker build of `stage` in `out` (once)."""
+    if (out / "CMakeCache.txt").exists():
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    command = [cmake_path(), "-S", str(stage), "-B", str(out), "-G", "Ninja", "-DSSSP_WORKERS_ONLY=ON",
+               f"-DCMAKE_MAKE_PROGRAM={shutil.which('ninja') or 'ninja'}",
+               "-DSSSP_BUILD_TESTS=OFF", f"-DSSSP_LABS_DIR={stage / 'labs'}"]
+    for name in WORKER_BUILD_SETTINGS:
+        value = cache_value(build_dir, name)
+        if value:
+            command.append(f"-D{name}={value}")
+    configured = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu),
+                                capture_output=True, text=True, errors="replace")
+    if configured.returncode != 0:
+        raise GradingError("configuring the sandboxed worker build failed:\n"
+                           + cut(configured.stdout + configured.stderr))
+
+
+def _build_worker_target(stage: Path, out: Path, lab: str, isolation: sandbox.Isolation,
+                         gpu: bool) -> subprocess.CompletedProcess:
+    """Builds `lab`'s student worker in the sandboxed build `out`, echoing the command."""
+    command = [cmake_path(), "--build", str(out), "--target", f"{lab}_worker_student"]
+    print("+ (sandbox)", " ".join(command), flush=True)
+    return subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu), capture_output=True,
+                          text=True, errors="replace")
+
+
+def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandbox.Isolation, gpu: bool) -> None:
+    """Makes the stage and worker build of `root` the course's own: labs/ as
+    shipped, built (the worker of `lab` and all it links), and nothing any
+    submission compiled or left there. The first time builds that state and
+    keeps a copy in root/pristine; later times restore the copy, at the same
+    paths (CMake and Ninja record them) and with the same file times, so a
+    submission recompiles only what it changed."""
+    stage, out, pristine = root / "src", root / "build", root / "pristine"
+    shutil.rmtree(stage, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    # The copy is the course's code as it is now, built the way the course's
+    # build is configured: anything else (a course update) builds it anew.
+    digest = hashlib.sha256()
+    for relative, source in sorted(worker_sources(REPO / "labs").items()):
+        content = source.read_bytes()
+        digest.update(f"{relative}\0{len(content)}\0".encode() + content)
+    for name in WORKER_BUILD_SETTINGS:
+        digest.update(f"{name}={cache_value(build_dir, name)}\0".encode())
+    stamp = pristine / "course.sha256"
+    if stamp.is_file() and stamp.read_text() == digest.hexdigest():
+        shutil.copytree(pristine / "src", stage, symlinks=True)
+        shutil.copytree(pristine / "build", out, symlinks=True)
+        return
+    shutil.rmtree(pristine, ignore_errors=True)
+    stage_worker_sources(REPO / "labs", stage)
+    _configure_worker_build(build_dir, stage, out, isolation, gpu)
+    built = _build_worker_target(stage, out, lab, isolation, gpu)
+    if built.returncode != 0:
+        raise GradingError("the course's own worker code failed to build in the sandbox (not a student error):\n"
+                           + cut(built.stdout + built.stderr))
+    shutil.copytree(stage, pristine / "src", symlinks=True)
+    shutil.copytree(out, pristine / "build", symlinks=True)
+    stamp.write_text(digest.hexdigest())
+
+
+def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
+                         gpu: bool, state: dict) -> tuple[str | None, str | None]:
+    """Compiles `lab`'s worker from the student's files inside the sandbox, in
+    a build directory of its own; returns (the worker's path, None) or (None,
+    the compiler's messages, with the staged paths made relative). With
+    state["fresh"] (a submission) the build starts from the course's pristine
+    one, so no submission sees what another compiled."""
+    root = build_dir / WORKER_BUILD
+    stage, out = root / "src", root / "build"
+    if not state.get("staged"):
+        if state.get("fresh"):
+            _start_from_pristine(build_dir, root, lab, isolation, gpu)
+        stage_worker_sources(labs_dir, stage)
+        state["staged"] = True
+    _configure_worker_build(build_dir, stage, out, isolation, gpu)
+    built = _build_worker_target(stage, out, lab, isolation, gpu)
+    text = (built.stdout + built.stderr).replace(f"{stage}/", "").replace(str(out), "<build>")
+    print(text, end="", flush=True)
+    if built.returncode != 0:
+        return None, text
+    return str(out / "workers" / f"{lab}_worker_student"), None

@@ -1,0 +1,171 @@
+"""tests/grade.py's command line: its options, the checks of their
+combinations, the order of the steps (intake, isolation, grading, reports)
+and the exit status. tests/grade.py's docstring documents the command.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+import lab_data  # tests/lab_data.py: each lab's rubric.json
+import sandbox  # tests/sandbox.py: where the student's code runs
+
+from . import REPO, intake, pipeline
+from .limits import MEMORY_LIMIT_MIB, TEST_TIMEOUT
+from .model import GradingError, LabReport
+from .reports import print_failures, print_table, write_gradescope, write_junit
+from .sanitizer import SANITIZER_TIMEOUT
+
+
+def flavour(value: str) -> str:
+    """--flavour's type: student, solution or mutant:NAME."""
+    if value in ("student", "solution") or re.fullmatch(r"mutant:\w+", value):
+        return value
+    raise argparse.ArgumentTypeError("student, solution or mutant:NAME (tests/<lab>/mutants.json)")
+
+
+def check_expectation(expect: str, reports: list[LabReport], score: float, maximum: float) -> int:
+    """1 when a test that ran contradicts `expect`; 77 (skipped) when no test
+    could run here, for a skipped test proves nothing either way."""
+    results = [r for rep in reports for r in rep.results]
+    ran = [r for r in results if r.counted]
+    wrong = [f"{r.lab}: {r.name} ({r.status})" for r in ran if (r.status == "passed") == (expect == "zero")]
+    if wrong:
+        what = ("fail, but these passed (a test that an untouched skeleton passes proves nothing)"
+                if expect == "zero" else "pass, but")
+        print(f"EXPECTED every graded test to {what}:\n  " + "\n  ".join(wrong), file=sys.stderr)
+    elif ran:
+        print(f"as expected: all {len(ran)} graded tests that ran "
+              + ("fail on this code (score 0)" if expect == "zero" else f"pass (score {score:g} / {maximum:g})"))
+    print(f"verified {len(ran) - len(wrong)}, not verifiable here {len(results) - len(ran)}")
+    if wrong:
+        return 1
+    return 0 if ran else 77
+
+
+def main(argv: list[str], description: str) -> int:
+    """Grades as `argv` asks; returns the exit status. `description`, the
+    command's documentation, is what --help prints."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", default=str(REPO / "build"), help="build directory (default: build)")
+    parser.add_argument("--no-build", action="store_true",
+                        help="grade an existing build (a --submission's own code is still compiled, in the sandbox)")
+    parser.add_argument("--lab", action="append", help="grade only this lab (repeatable)")
+    parser.add_argument("--flavour", type=flavour, default="student",
+                        help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)")
+    parser.add_argument("--data-dir", help="directory with the real graphs (default: the build's SSSP_DATA_DIR)")
+    parser.add_argument("--hidden-graphs", help="directory of hidden graph files (instructors)")
+    parser.add_argument("--submission", metavar="DIR",
+                        help="grade the lab files in DIR (a student's submission) in place of labs/; other "
+                             "files are ignored and listed; the labs graded are those submitted, or --lab")
+    parser.add_argument("--timeout", type=float, default=TEST_TIMEOUT,
+                        help=f"seconds per test (default {TEST_TIMEOUT:g})")
+    parser.add_argument("--build-gpu-labs", action="store_true",
+                        help="build and run the GPU test programs even where no NVIDIA GPU is found")
+    parser.add_argument("--sanitize", action=argparse.BooleanOptionalAction, default=True,
+                        help="grade each GPU lab's compute-sanitizer item: its rubric's small set of GPU tests "
+                             "under memcheck, racecheck and synccheck (default: on; skipped, with the reason, "
+                             "where no GPU or compute-sanitizer is found)")
+    parser.add_argument("--sanitize-only", action="store_true",
+                        help="grade only the compute-sanitizer items (of the labs that have one)")
+    parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
+                        help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
+    parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
+                        help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
+    parser.add_argument("--results-json",
+                        help="Gradescope results file; naming it means grading for a platform, where skipped "
+                             "graded tests are an error (default: BUILD/grading/results.json)")
+    parser.add_argument("--allow-skips", action="store_true",
+                        help="with --results-json: accept skipped graded tests (recorded in results.json)")
+    parser.add_argument("--junit", help="JUnit XML file (default: BUILD/grading/junit.xml)")
+    parser.add_argument("--show-failures", type=int, default=5, help="failing tests to print in full")
+    parser.add_argument("--expect", choices=["zero", "full"], help="check the outcome (project tests)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="debugging only: run the in-process test programs, which link the lab's code as gdb, "
+                             "cuda-gdb and compute-sanitizer see it; refused with --submission and --results-json "
+                             "(the default grades through the worker: the test programs hold no student code, "
+                             "which is compiled and run in a bubblewrap sandbox)")
+    parser.add_argument("--allow-unsandboxed", action="store_true",
+                        help="with --results-json: grade even where bubblewrap cannot sandbox the student's code")
+    args = parser.parse_args(argv)
+    build_dir = Path(args.build_dir).resolve()
+    results_json = Path(args.results_json) if args.results_json else build_dir / "grading" / "results.json"
+    junit = Path(args.junit) if args.junit else build_dir / "grading" / "junit.xml"
+
+    notes: list[str] = []  # for the top of results.json
+    try:
+        rubric = lab_data.load_rubric()
+        all_labs = list(rubric)
+        labs = args.lab or all_labs
+        unknown = [lab for lab in labs if lab not in rubric]
+        if unknown:
+            raise GradingError(f"unknown lab '{unknown[0]}'; the rubric has: {', '.join(all_labs)}")
+        if args.in_process and (args.submission or args.results_json):
+            raise GradingError("--in-process runs the lab's code inside the test programs, where it can decide "
+                               "its own verdict: it is for debugging, never for grading a submission or writing "
+                               "results.json")
+        args.labs_dir = REPO / "labs"
+        if args.submission:
+            if args.flavour != "student":
+                raise GradingError("--submission grades a student's files: it needs --flavour student")
+            args.labs_dir = Path(args.build_dir).resolve() / "submission" / "labs"
+            submitted, ignored = intake.take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
+            if ignored:
+                notes.append("Ignored, not lab files a student edits: " + ", ".join(ignored))
+                print(notes[-1])
+            if not submitted:
+                editable = ", ".join(f"{lab}/{name}" for lab in labs for name in sorted(intake.editable_files(lab)))
+                raise GradingError(f"the submission holds no lab file to grade; expected any of: {editable}")
+            labs = args.lab or submitted
+        if args.sanitize_only:
+            if not args.sanitize:
+                raise GradingError("--sanitize-only and --no-sanitize contradict each other")
+            labs = [lab for lab in labs if "sanitizer" in rubric[lab]]
+            if not labs:
+                raise GradingError("--sanitize-only: none of these labs has a compute-sanitizer item")
+        if args.in_process:
+            if args.flavour not in ("student", "solution"):
+                raise GradingError(f"--in-process: {args.flavour} is built as a worker only (graded through it, "
+                                   "as a submission is): drop --in-process")
+            args.isolation = None
+            notes.append("in-process run (debugging): the lab's code ran inside the test programs")
+        else:
+            args.isolation = sandbox.detect()
+            notes.append(args.isolation.describe())
+            if args.results_json and not args.isolation.sandboxed and not args.allow_unsandboxed:
+                raise GradingError(f"grading for a platform needs a sandbox: {args.isolation.why} "
+                                   "(--allow-unsandboxed grades anyway)")
+        print(notes[-1], flush=True)
+        if args.expect == "zero" and args.flavour == "student":
+            # A student's own work is no untouched skeleton: say so instead of failing.
+            edited = intake.hand_edited_labs(labs)
+            for lab, files in edited.items():
+                print(f"not checked: {lab} was edited by hand ({', '.join(files)})")
+            labs = [lab for lab in labs if lab not in edited]
+        reports = pipeline.grade(args, labs, rubric)
+    except Exception as error:  # noqa: BLE001  (results.json must say why grading stopped)
+        if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):
+            traceback.print_exc()
+        print(f"grade.py: {error}", file=sys.stderr)
+        write_gradescope([], results_json, f"AUTOGRADER ERROR, not a grade: {error}")
+        return 2
+
+    print_failures(reports, args.show_failures)
+    score, maximum = print_table(reports)
+    skips_refused = args.results_json and not args.allow_skips and any(
+        r.status == "skipped" for rep in reports for r in rep.results)
+    message = ("GRADING INCOMPLETE: this grader could not run every graded test, so the score below is "
+               "partial. Instructors: grade on a machine with a GPU and compute-sanitizer, the datasets and "
+               "--hidden-graphs, or "
+               "pass --allow-skips to accept it." if skips_refused else "")
+    write_gradescope(reports, results_json, "\n\n".join([message, *notes]).strip())
+    write_junit(reports, junit)
+    print(f"\nreports: {results_json}, {junit}")
+    if skips_refused:
+        print(f"grade.py: {message}", file=sys.stderr)
+        return 2
+    return check_expectation(args.expect, reports, score, maximum) if args.expect else 0

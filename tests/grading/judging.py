@@ -1,0 +1,189 @@
+"""Runs graded test programs one test per process and judges each test from
+GoogleTest's XML report, written to a fresh unpredictable path, and the
+process's exit status: what the code under test prints can neither pass nor
+skip a test. A test may skip only for a reason the course defines
+(SKIP_REASONS).
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import fnmatch
+import os
+import secrets
+import signal
+import subprocess
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from .limits import OUTPUT_LIMIT, cut, how_it_ended, limited_command
+from .model import Program, ProgramError, Result
+
+STEP = "[   STEP   ] "  # what sssp::test::announce_step prints before running student code
+
+# The reasons a graded test may skip for: the prefix of its skip message
+# (tests/support/sssp_test.hpp) and what was missing.
+SKIP_REASONS = {
+    "GPU test skipped: ": "no GPU",
+    "dataset test skipped: ": "dataset missing",
+    "hidden-graph test skipped: ": "no hidden graphs",
+}
+
+
+def missing_for(reason: str) -> str | None:
+    """What a skip reason says was missing, or None for a reason the course does not define."""
+    return next((what for prefix, what in SKIP_REASONS.items() if reason.startswith(prefix)), None)
+
+
+def last_step(output: str) -> str:
+    """The last step a test announced before running student code ('' when none)."""
+    steps = [line[len(STEP):] for line in output.splitlines() if line.startswith(STEP)]
+    return steps[-1] if steps else ""
+
+
+def test_output(output: str) -> str:
+    """What a test printed from its start on (GoogleTest's banner left out)."""
+    start = output.find("[ RUN      ]")
+    return cut((output[start:] if start >= 0 else output).strip())
+
+
+def gtest_filter_matches(patterns: list[str], name: str) -> bool:
+    """Whether GoogleTest's --gtest_filter with these positive patterns (* and ?) selects `name`."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+
+
+class Runner:
+    """Runs graded test programs one test per process, and judges each from
+    GoogleTest's XML report and the exit status, never from printed text."""
+
+    def __init__(self, timeout: float, memory_mib: int, hidden_graphs: Path | None, data_dir: str | None = None):
+        self.timeout = timeout
+        self.memory_mib = memory_mib
+        self.hidden_graphs = hidden_graphs is not None  # then "no hidden graphs" is no reason to skip
+        self.env = dict(os.environ)
+        if data_dir is not None:
+            self.env["SSSP_DATA_DIR"] = str(Path(data_dir).resolve()) if data_dir else ""
+        self.env.pop("SSSP_WORKER", None)  # each program is given its own worker
+        self.env.pop("SSSP_HIDDEN_GRAPHS", None)  # only a directory the grader was given reaches the tests
+        if hidden_graphs is not None:
+            self.env["SSSP_HIDDEN_GRAPHS"] = str(hidden_graphs.resolve())
+
+    def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
+                 memory_mib: int | None = None, worker: tuple[str, ...] = ()) -> tuple[int | None, str]:
+        """Runs argv in an empty directory under `work` (with the runner's
+        timeout and memory cap unless given), its calls to the lab going to
+        the `worker` command; returns its exit status (None after a timeout)
+        and the tail of its output. It runs in a session of its own, which is
+        killed whole when it ends or times out: nothing it started outlives it."""
+        scratch = work / "cwd"
+        scratch.mkdir()
+        memory_mib = self.memory_mib if memory_mib is None else memory_mib
+        command = limited_command(memory_mib, [*argv, f"--gtest_output=xml:{report}"])
+        env = dict(self.env, SSSP_WORKER="\n".join(worker)) if worker else self.env
+        with tempfile.TemporaryFile() as log:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                       cwd=scratch, env=env, start_new_session=True)
+            try:
+                returncode: int | None = process.wait(timeout=self.timeout if timeout is None else timeout)
+            except subprocess.TimeoutExpired:
+                returncode = None
+            finally:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait()
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 4 * OUTPUT_LIMIT))
+            return returncode, log.read().decode(errors="replace")
+
+    def list_tests(self, program: Program) -> list[str]:
+        """The program's test names; ProgramError when it cannot list them."""
+        with tempfile.TemporaryDirectory(prefix="sssp-list-", ignore_cleanup_errors=True) as work:
+            report = Path(work) / f"{secrets.token_hex(16)}.xml"
+            returncode, output = self._execute([program.path, "--gtest_list_tests"], report, Path(work),
+                                               worker=program.worker)
+            try:
+                root = ET.parse(report).getroot()
+            except (OSError, ET.ParseError):
+                root = None
+        if returncode != 0 or root is None:
+            if returncode is None:
+                why = f"it did not finish within {self.timeout:g} s"
+            else:
+                why = how_it_ended(returncode) if returncode else "it wrote no list"
+            raise ProgramError(f"the test program could not list its tests: {why}\n"
+                               f"--- its last output ---\n{cut(output.strip())}")
+        return [f"{suite.get('name')}.{case.get('name')}" for suite in root.iter("testsuite")
+                for case in suite.iter("testcase")]
+
+    def run_all(self, jobs: list[tuple[Program, Result]], gpu_workers: int = 1) -> None:
+        """Runs the CPU tests in parallel, then the GPU tests `gpu_workers` at a
+        time: grading runs them one at a time, since they share the GPU and
+        some time it."""
+        for kind_jobs, workers in (([j for j in jobs if j[0].kind != "gpu"], os.cpu_count() or 1),
+                                   ([j for j in jobs if j[0].kind == "gpu"], gpu_workers)):
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+                list(pool.map(lambda job: self.run(*job), kind_jobs))
+
+    def run(self, program: Program, result: Result) -> Result:
+        """Runs the test `result` names in a process of its own and judges it into `result`."""
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="sssp-test-", ignore_cleanup_errors=True) as work:
+            report = Path(work) / f"{secrets.token_hex(16)}.xml"
+            returncode, output = self._execute(
+                [program.path, f"--gtest_filter={result.name}", "--gtest_color=no"], report, Path(work),
+                worker=program.worker)
+            case = None
+            try:
+                case = next((c for c in ET.parse(report).getroot().iter("testcase")
+                             if f"{c.get('classname')}.{c.get('name')}" == result.name), None)
+            except (OSError, ET.ParseError):
+                pass
+        result.status, result.output = self._judge(program, returncode, case, output)
+        if result.status == "skipped":
+            result.missing = missing_for(result.output) or ""
+        result.seconds = time.monotonic() - start
+        return result
+
+    def _judge(self, program: Program, returncode: int | None, case: ET.Element | None,
+               output: str) -> tuple[str, str]:
+        step = last_step(output)
+        during = f"\nwhile running: {step}" if step else ""
+        if returncode is None:
+            return "timeout", (f"the test did not finish within {self.timeout:g} s{during}\nlook for an "
+                               "endless loop (a frontier or flag that never empties, a heap that never "
+                               "shrinks)")
+        if case is None or case.get("status") != "run":
+            return "failed", (f"the test program ended before it reported this test: "
+                              f"{how_it_ended(returncode)}{during}\n"
+                              f"--- its last output ---\n{test_output(output)}")
+        failures = "\n\n".join((f.text or f.get("message", "")).strip() for f in case.iter("failure"))
+        if failures:
+            if "thrown in the test body" in failures:
+                failures += during
+            if "std::bad_alloc" in failures and self.memory_mib:
+                failures += (f"\nthe test program reached its memory cap of {self.memory_mib} MiB: look for "
+                             "a heap, queue or frontier that grows without bound")
+            return "failed", cut(failures)
+        if returncode != 0:
+            return "failed", (f"the test's checks passed, but then {how_it_ended(returncode)} (in a "
+                              "destructor, or at exit?)")
+        if case.get("result") == "skipped":
+            skipped = case.find("skipped")
+            message = skipped.get("message", "") if skipped is not None else ""
+            reason = message.split("\n", 1)[-1].strip()  # the first line is the skip's location
+            if self._valid_skip(reason, program):
+                return "skipped", reason
+            return "failed", (f"the test skipped itself for a reason the course does not define: "
+                              f"'{reason}'\nonly a missing GPU, dataset or hidden graph set lets a graded "
+                              "test skip")
+        return "passed", ""
+
+    def _valid_skip(self, reason: str, program: Program) -> bool:
+        what = missing_for(reason)
+        if what == "no GPU":
+            return program.kind == "gpu"
+        if what == "no hidden graphs":
+            return not self.hidden_graphs
+        return what is not None

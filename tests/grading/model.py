@@ -1,0 +1,73 @@
+"""The errors and records that grading passes between its steps: a graded
+test program, a graded item's result (with, for the compute-sanitizer item,
+each tool's run), and a lab's report.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class GradingError(Exception):
+    """Grading cannot go on, for a reason that is not the student's."""
+
+
+class ProgramError(Exception):
+    """A test program that cannot even list its tests (student code that fails at start-up)."""
+
+
+@dataclass
+class ToolRun:
+    """One compute-sanitizer tool's run of a lab's sanitizer tests."""
+    tool: str
+    status: str  # clean | reported (the sanitizer found errors) | failed | timeout | skipped
+    message: str = ""
+    errors: int | None = None  # what its summary counted
+    seconds: float = 0.0
+    missing: str = ""  # for a skipped run: what was missing
+
+
+@dataclass
+class Result:
+    """A graded item of a lab (a test, or the compute-sanitizer item) and how it went."""
+    lab: str
+    name: str
+    points: float
+    visibility: str
+    status: str = "not run"  # passed | failed | timeout | skipped
+    output: str = ""
+    seconds: float = 0.0
+    missing: str = ""  # for a skipped test: what was missing (a value of judging.SKIP_REASONS)
+    sanitizer_runs: list[ToolRun] = field(default_factory=list)  # the compute-sanitizer item's runs
+
+    @property
+    def counted(self) -> bool:
+        return self.status != "skipped"
+
+    @property
+    def score(self) -> float:
+        return self.points if self.status == "passed" else 0.0
+
+
+@dataclass
+class LabReport:
+    """A lab's results, one per graded item of its rubric."""
+    lab: str
+    title: str
+    results: list[Result] = field(default_factory=list)
+    compiler_errors: str = ""  # set when the lab did not compile
+
+
+@dataclass(frozen=True)
+class Program:
+    """A graded test program, as graded_tests.json lists it, and the worker
+    command its calls to the lab go to (empty for an in-process program,
+    which links the lab's code itself)."""
+    path: str
+    kind: str  # cpu | gpu
+    worker: tuple[str, ...] = ()
+    worker_path: str = ""  # the worker program, for the compute-sanitizer item
+
+    @property
+    def target(self) -> str:
+        return Path(self.path).name  # sssp_add_lab_tests names each program after its target

@@ -1,0 +1,123 @@
+"""Grades the labs asked for, one after another. For each lab: the test
+programs graded_tests.json lists for the flavour graded, without the GPU
+programs where no GPU is found. Graded through a worker (the default), those
+programs hold the course's code only, and the lab's worker is compiled from
+the student's files in the sandbox (a solution's, a mutant's, or with
+--no-build that of labs/, is taken from the course's build); --in-process
+builds the programs that link the lab's code instead. Then the lab is scored
+against its rubric. A lab that does not compile scores 0, and the others are
+still graded.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import sandbox  # tests/sandbox.py: where the student's code runs
+
+from . import REPO, build, intake
+from .judging import Runner, missing_for
+from .model import GradingError, LabReport, Program
+from .sanitizer import sanitizer_for
+from .scoring import grade_lab, not_run
+
+
+def gpu_present() -> bool:
+    """Whether the NVIDIA driver reports a GPU here (nvidia-smi -L; without
+    nvidia-smi, a /dev/nvidiaN device node)."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return any(Path("/dev").glob("nvidia[0-9]*"))
+    try:
+        listed = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return listed.returncode == 0 and "GPU" in listed.stdout
+
+
+def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabReport]:
+    """Builds and grades `labs` as the command line `args` asks; a report per lab."""
+    build_dir = Path(args.build_dir).resolve()
+    hidden = Path(args.hidden_graphs).resolve() if args.hidden_graphs else None
+    if hidden is not None and not hidden.is_dir():
+        raise GradingError(f"--hidden-graphs: {hidden} is not a directory")
+    if not args.no_build:
+        # Graded through workers, the build holds no student code: it keeps to labs/.
+        build.configure(build_dir, args.data_dir, args.labs_dir if args.isolation is None else REPO / "labs")
+    manifest_path = build_dir / "graded_tests.json"
+    if not manifest_path.exists():
+        raise GradingError(f"{manifest_path} is missing: build the project first (or drop --no-build)")
+    manifest = json.loads(manifest_path.read_text())
+    shared = [build.SUPPORT_TARGET] + ([build.CHECKER_TARGET] if hidden is not None else [])
+    if not args.no_build and build.build(build_dir, shared) is not None:
+        raise GradingError("the course's own code failed to build (see the output above): not a student error")
+    if hidden is not None:
+        intake.check_hidden_graphs(manifest, hidden)
+
+    data_dir = args.data_dir if args.data_dir is not None else manifest.get("data_dir", "")
+    runner = Runner(args.timeout, args.memory_limit, hidden, data_dir)
+    gpu = manifest["cuda_built"] and gpu_present()
+    skip_gpu = not args.build_gpu_labs and manifest["cuda_built"] and not gpu
+    isolation = args.isolation
+    sanitizer = sanitizer_for(args, runner, gpu, isolation)
+    workers = {(w["lab"], w["flavour"]): w["path"] for w in manifest.get("workers", [])}
+    worker_state: dict = {"fresh": bool(args.submission)}
+    sanitizer_skip = sanitizer if isinstance(sanitizer, tuple) else None
+    only = args.sanitize_only
+
+    reports = []
+    for lab in labs:
+        wanted = args.flavour if isolation is None else "isolated"
+        programs = [Program(e["path"], e["kind"]) for e in manifest["executables"]
+                    if e["lab"] == lab and e["flavour"] == wanted and (not only or e["kind"] == "gpu")]
+        left_out = ""
+        if skip_gpu and any(p.kind == "gpu" for p in programs):
+            programs = [p for p in programs if p.kind != "gpu"]
+            left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*), so the GPU test "
+                        "programs were not built; --build-gpu-labs builds and runs them anyway")
+            if not programs:
+                reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing_for(left_out) or "",
+                                       sanitizer_skip, only))
+                continue
+        if not programs:
+            gpu_lab = manifest["labs"].get(lab) == "GPU" and not manifest["cuda_built"]
+            reason = (f"GPU test skipped: GPU lab not built: {manifest['cuda_disabled_reason']}" if gpu_lab
+                      else "no test program was built for this lab")
+            reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
+                                   missing_for(reason) or "", sanitizer_only=only))
+            continue
+        failed = None
+        worker_path = ""
+        if isolation is not None:
+            # The test programs hold no student code: a failure to build them is the course's.
+            trusted = [p.target for p in programs]
+            if args.flavour != "student" or (args.no_build and not args.submission):
+                worker_path = workers.get((lab, args.flavour), "")
+                if not worker_path:
+                    raise GradingError(f"{lab}: no worker for flavour {args.flavour} in {manifest_path}")
+                trusted.append(Path(worker_path).name)
+            if not args.no_build and build.build(build_dir, trusted) is not None:
+                raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
+            if not worker_path:
+                path, failed = build.build_student_worker(build_dir, Path(args.labs_dir), lab, isolation, False,
+                                                    worker_state)
+                worker_path = path or ""
+            gpu_lab = manifest["labs"].get(lab) == "GPU"
+            programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),
+                                worker_path) for p in programs]
+        elif not args.no_build:
+            failed = build.build(build_dir, [p.target for p in programs])
+        if failed is not None:
+            report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
+                             sanitizer_skip, only)
+            report.compiler_errors = build.compiler_errors(failed)
+            reports.append(report)
+            continue
+        missing = [p.path for p in programs if not Path(p.path).exists()]
+        if missing:
+            raise GradingError(f"{lab}: not built: {', '.join(missing)}")
+        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer, only))
+    return reports

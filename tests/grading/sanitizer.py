@@ -1,0 +1,251 @@
+"""A GPU lab's compute-sanitizer item (the "sanitizer" entry of its rubric):
+a small named set of its GPU tests run under memcheck, racecheck and
+synccheck, one process per tool. Each run is judged from the sanitizer's own
+log file (its summary lines), its exit status and GoogleTest's XML report;
+what the tests print only explains a failure. Where no GPU or no
+compute-sanitizer is found, or with --no-sanitize, the item is skipped with
+the reason.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import sandbox  # tests/sandbox.py: where the student's code runs
+
+from .judging import Runner, last_step, missing_for, test_output
+from .limits import OUTPUT_LIMIT, cut, how_it_ended
+from .model import Program, Result, ToolRun
+
+# The compute-sanitizer item of a GPU lab (the lab's "sanitizer" entry in the rubric).
+SANITIZER_ITEM = "compute-sanitizer"
+SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")  # run in this order on the same tests
+SANITIZER_TIMEOUT = 180.0  # default seconds per tool run (several tests, instrumented)
+SANITIZER_ERROR_EXITCODE = 86  # --error-exitcode: the sanitizer found errors
+SANITIZER_MEMORY_FACTOR = 4  # the sanitizer's own bookkeeping: its runs get this times the test cap
+SANITIZER_REPORT_LINES = 15  # report lines shown in a failure message (each cut at 300 characters)
+SANITIZER_FALLBACK = "/usr/local/cuda/bin/compute-sanitizer"
+# Skip reasons of the item (what was missing, then why). Not in SKIP_REASONS:
+# no test may skip itself for these.
+SANITIZER_OFF = ("sanitizer off", "compute-sanitizer item skipped: turned off (--no-sanitize)")
+SANITIZER_NO_GPU = ("no GPU", "GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*): "
+                              "compute-sanitizer needs one")
+SANITIZER_MISSING = ("no compute-sanitizer", "compute-sanitizer item skipped: compute-sanitizer not found on "
+                                             "PATH or in /usr/local/cuda/bin (it comes with the CUDA Toolkit)")
+# What a failure message suggests, by tool (memcheck by the kind of its first report).
+SANITIZER_HINTS = {
+    "racecheck": "a shared-memory race: two threads of a block touch the same __shared__ word, one of them "
+                 "writing, with no barrier between. Is there a __syncthreads() between the writes and the reads "
+                 "of the reduction (after every step, reached by every thread of the block)?",
+    "synccheck": "a barrier that not every thread of the block reaches: a __syncthreads() inside a branch, or in "
+                 "a loop that some threads leave early (a return before it). Let threads with no work skip the "
+                 "work, not the barrier.",
+    "memcheck": "an access out of bounds: an index past the end of an array (a loop bound of <= n, a thread "
+                "whose index is n or more that is not turned away, offsets[u + 1] read for u = n) or a pointer "
+                "to memory already freed. The report names the kernel, the thread and how far past the "
+                "allocation the address is.",
+    "memcheck api": "a CUDA call failed (the report names it): a launch with a bad configuration, or a copy or "
+                    "memset of the wrong size or direction.",
+}
+
+
+@dataclass
+class SanitizerReport:
+    """What a compute-sanitizer log says: the errors (or hazards) its summary
+    lines count, None when it has no summary (the sanitizer did not finish),
+    and its first report lines."""
+    errors: int | None
+    summary: str
+    lines: list[str]
+
+
+_SUMMARY = re.compile(r"^(?:=+ )?(ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: (\d+) hazards? displayed.*)$")
+_NOISE = re.compile(r"^=+\s*(COMPUTE-SANITIZER|Host Frame|Saved host backtrace|in /|$)")
+
+
+def parse_sanitizer_log(text: str) -> SanitizerReport:
+    """Reads compute-sanitizer's own output (its --log-file, which the code
+    under test does not write to): the summary lines (ERROR SUMMARY: N
+    errors; racecheck's RACECHECK SUMMARY: N hazards displayed (E errors, W
+    warnings)) and the first lines of its reports, backtraces left out. Only
+    lines in the sanitizer's own "=========" format count."""
+    counts, summaries, lines, plain = [], [], [], []
+    for line in text.splitlines():
+        line = line.rstrip()
+        summary = _SUMMARY.match(line)
+        if summary:
+            counts.append(int(summary.group(2) or summary.group(3)))
+            summaries.append(summary.group(1))
+        elif line.startswith("=========") and not _NOISE.match(line):
+            lines.append(line)
+        elif line.strip():
+            plain.append(line)
+    # A log without the prefix (a sanitizer version that leaves it out of files): its first lines.
+    shown = [line if len(line) <= 300 else line[:300] + " ..." for line in (lines or plain)[:SANITIZER_REPORT_LINES]]
+    return SanitizerReport(max(counts) if counts else None, "; ".join(summaries), shown)
+
+
+def sanitizer_hint(tool: str, report: SanitizerReport) -> str:
+    """What a failure message of `tool` suggests, from the kind of its first report."""
+    if tool == "memcheck" and report.lines and "Program hit" in report.lines[0]:
+        return SANITIZER_HINTS["memcheck api"]
+    return SANITIZER_HINTS[tool]
+
+
+def find_sanitizer() -> str | None:
+    """compute-sanitizer's path: on PATH, else in /usr/local/cuda/bin; None when neither has it."""
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return str(Path(found).resolve())
+    return SANITIZER_FALLBACK if os.access(SANITIZER_FALLBACK, os.X_OK) else None
+
+
+def judge_tool_run(tool: str, returncode: int | None, log_text: str, cases: dict[str, ET.Element] | None,
+                   names: list[str], output: str, timeout: float) -> ToolRun:
+    """Judges one compute-sanitizer run of the tests `names`: from the
+    sanitizer's own log (its summary lines), its exit status and GoogleTest's
+    XML report (`cases` by full name, None when there was none); what the
+    tests printed (`output`) only explains a failure."""
+    what = f"compute-sanitizer {tool}"
+    report = parse_sanitizer_log(log_text)
+    step = last_step(output)
+    during = f"\nwhile running: {step}" if step else ""
+    if returncode is None:
+        return ToolRun(tool, "timeout", f"{what} did not finish within {timeout:g} s{during}\nunder the sanitizer "
+                       "the code runs many times slower, but these tests are small: look for an endless loop, or "
+                       "far more kernel launches than the algorithm needs")
+    if report.errors:
+        noun = "hazard" if tool == "racecheck" else "error"
+        lines = "\n".join(report.lines)
+        return ToolRun(tool, "reported", f"{what} reported {report.errors} {noun}{'s' if report.errors != 1 else ''} "
+                       f"({report.summary}); its first report lines:\n{lines}\nhint: {sanitizer_hint(tool, report)}",
+                       errors=report.errors)
+    if report.errors is None:
+        ended = how_it_ended(returncode) if returncode else "it exited with status 0"
+        return ToolRun(tool, "failed", f"{what} ended without its summary line ({ended}){during}\n"
+                       f"--- the sanitizer's last output ---\n{cut(log_text.strip()[-OUTPUT_LIMIT:])}\n"
+                       f"--- the tests' last output ---\n{test_output(output)}")
+    if returncode == SANITIZER_ERROR_EXITCODE:
+        return ToolRun(tool, "failed", f"{what} exited with status {returncode}, its status for errors found, but "
+                       f"its summary counts none ({report.summary})\n--- the tests' last output ---\n"
+                       f"{test_output(output)}", errors=0)
+    if cases is None:
+        return ToolRun(tool, "failed", f"under {what} the test program ended before it wrote its report: "
+                       f"{how_it_ended(returncode) if returncode else 'it exited with status 0'}{during}\n"
+                       f"--- its last output ---\n{test_output(output)}", errors=0)
+    for name in names:
+        case = cases.get(name)
+        if case is None or case.get("status") != "run":
+            return ToolRun(tool, "failed", f"under {what} the test program ended before it reported {name}: "
+                           f"{how_it_ended(returncode) if returncode else 'it exited with status 0'}{during}\n"
+                           f"--- its last output ---\n{test_output(output)}", errors=0)
+        failures = "\n\n".join((f.text or f.get("message", "")).strip() for f in case.iter("failure"))
+        if failures:
+            return ToolRun(tool, "failed", f"under {what}, {name} failed. This item passes once the tests it runs "
+                           f"pass and the sanitizer finds nothing; the test's own item says what is wrong:\n"
+                           f"{cut(failures, OUTPUT_LIMIT // 2)}", errors=0)
+        if case.get("result") == "skipped":
+            skipped = case.find("skipped")
+            reason = (skipped.get("message", "") if skipped is not None else "").split("\n", 1)[-1].strip()
+            if missing_for(reason):
+                return ToolRun(tool, "skipped", reason, errors=0, missing=missing_for(reason) or "")
+            return ToolRun(tool, "failed", f"under {what}, {name} skipped itself for a reason the course does not "
+                           f"define: '{reason}'", errors=0)
+    if returncode != 0:
+        return ToolRun(tool, "failed", f"under {what} the tests passed, but then {how_it_ended(returncode)} (in a "
+                       "destructor, or at exit?)", errors=0)
+    return ToolRun(tool, "clean", errors=0)
+
+
+def sanitizer_verdict(runs: list[ToolRun]) -> tuple[str, str, str]:
+    """The item's status, output and what was missing, from its tool runs: a
+    report of the sanitizer first (it says what to fix), then a timeout, a
+    failure, a skip; passed only when every tool ran clean."""
+    reported = [r for r in runs if r.status == "reported"]
+    if reported:
+        also = [f"{r.tool} also reported {r.errors}" for r in reported[1:]]
+        return "failed", cut("\n".join([reported[0].message, *also])), ""
+    for status in ("timeout", "failed", "skipped"):
+        run = next((r for r in runs if r.status == status), None)
+        if run is not None:
+            return status, cut(run.message), run.missing
+    if {r.tool for r in runs if r.status == "clean"} != set(SANITIZER_TOOLS):
+        return "failed", f"compute-sanitizer did not run all of {', '.join(SANITIZER_TOOLS)}", ""
+    return "passed", "", ""
+
+
+class Sanitizer:
+    """Runs a lab's compute-sanitizer item: its tests under memcheck,
+    racecheck and synccheck, one process per tool, each in the runner's
+    scratch directory and limits with its own timeout. The sanitizer writes
+    its text to a log file of a fresh unpredictable name, apart from what the
+    code under test prints."""
+
+    def __init__(self, path: str, runner: Runner, timeout: float = SANITIZER_TIMEOUT,
+                 isolation: sandbox.Isolation | None = None):
+        self.path, self.runner, self.timeout, self.isolation = path, runner, timeout, isolation
+
+    def run_tool(self, tool: str, program: Program, patterns: list[str], names: list[str]) -> ToolRun:
+        """Runs `tool` on the tests `patterns` select (named `names`) and judges the run."""
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="sssp-sanitizer-", ignore_cleanup_errors=True) as work:
+            token = secrets.token_hex(16)
+            report, log = Path(work) / f"{token}.xml", Path(work) / f"{token}.log"
+            tool_argv = [self.path, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXITCODE),
+                         "--print-limit", "20", "--log-file", str(log)]
+            tests = [program.path, f"--gtest_filter={':'.join(patterns)}", "--gtest_color=no"]
+            worker: tuple[str, ...] = ()
+            if program.worker_path:
+                # Only the worker, which runs the lab's code, is instrumented, inside its sandbox.
+                worker = tuple(sandbox.worker_command(self.isolation or sandbox.Isolation("none"),
+                                                      Path(program.worker_path), True, tool_argv, Path(work)))
+                argv = tests
+            else:
+                argv = [*tool_argv, *tests]
+            returncode, output = self.runner._execute(argv, report, Path(work), self.timeout,
+                                                      self.runner.memory_mib * SANITIZER_MEMORY_FACTOR, worker)
+            try:
+                log_text = log.read_text(errors="replace")
+            except OSError:
+                log_text = ""
+            try:
+                cases: dict[str, ET.Element] | None = {
+                    f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
+            except (OSError, ET.ParseError):
+                cases = None
+        run = judge_tool_run(tool, returncode, log_text, cases, names, output, self.timeout)
+        run.seconds = time.monotonic() - start
+        return run
+
+    def run(self, program: Program, result: Result, patterns: list[str], names: list[str]) -> Result:
+        """Runs every tool (all three, so that a test failing under one does
+        not hide what another reports), stopping early only at a timeout or a
+        skip, and judges the item."""
+        start = time.monotonic()
+        for tool in SANITIZER_TOOLS:
+            run = self.run_tool(tool, program, patterns, names)
+            result.sanitizer_runs.append(run)
+            if run.status in ("timeout", "skipped"):
+                break
+        result.status, result.output, result.missing = sanitizer_verdict(result.sanitizer_runs)
+        result.seconds = time.monotonic() - start
+        return result
+
+
+def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool,
+                  isolation: sandbox.Isolation | None = None) -> Sanitizer | tuple[str, str]:
+    """What runs the compute-sanitizer items here, or (missing, reason) of their skip."""
+    if not args.sanitize:
+        return SANITIZER_OFF
+    if not gpu:
+        return SANITIZER_NO_GPU
+    path = find_sanitizer()
+    return Sanitizer(path, runner, args.sanitizer_timeout, isolation) if path else SANITIZER_MISSING

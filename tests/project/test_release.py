@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The student release (common/tools/make_release.py): no solutions, mutants
-or solution regions in it, and it configures without solutions/.
+or solution regions in it, its grader starts, and it configures without
+solutions/.
 
 Run:  python3 tests/project/test_release.py --generator GENERATOR
 
@@ -17,6 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 import lab_data  # noqa: E402  (tests/lab_data.py: which labs have a mutants.json)
+from grading.intake import editable_files  # noqa: E402  (tests/grading/intake.py: labs/<lab>/.student-files)
 
 # A line opening a solution region, as make_skeleton.py reads it (code, not
 # the quoted example in docs/conventions.md).
@@ -47,13 +49,21 @@ def problems(release: Path) -> list[str]:
               if p.suffix == ".md" and "<!-- instructor:" in p.read_text(errors="replace")]
     if (release / "docs" / "design").exists():
         found.append("docs/design (notes on the reference) is released")
-    if not any(p.match("labs/lab01_serial/*.cpp") for p in files):
-        found.append("labs/lab01_serial has no sources")
-    # What a student's own grade.py run reads: the loader and every lab's rubric.
-    found += [f"{rel} is missing" for rel in ["tests/lab_data.py"] + [f"tests/{lab}/rubric.json"
-                                                                       for lab in lab_data.load_rubric()]
+    # What a student's own grade.py run reads: the loader, every lab's rubric
+    # and the files a student edits in it (the grader's own modules: grader_starts).
+    rubric = lab_data.load_rubric()
+    found += [f"{rel} is missing" for rel in ["tests/lab_data.py", *(f"tests/{lab}/rubric.json" for lab in rubric),
+                                              *(f"labs/{lab}/{name}" for lab in rubric for name in editable_files(lab))]
               if not (release / rel).is_file()]
     return found
+
+
+def grader_starts(release: Path) -> list[str]:
+    """grade.py --help in the release: it imports every module of the grader
+    (tests/grading/), so a module the release left out stops it."""
+    run = subprocess.run([sys.executable, str(release / "tests" / "grade.py"), "--help"], capture_output=True,
+                         text=True)
+    return [] if run.returncode == 0 else [f"the released grade.py does not start:\n{run.stderr}"]
 
 
 def main() -> int:
@@ -63,7 +73,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="sssp-release-") as tmp:
         release = Path(tmp) / "release"
         subprocess.run([sys.executable, str(REPO / "common/tools/make_release.py"), str(release)], check=True)
-        found = problems(release)
+        found = problems(release) + grader_starts(release)
         build = Path(tmp) / "build"
         configure = subprocess.run(["cmake", "-S", str(release), "-B", str(build), "-G", args.generator,
                                     "-DSSSP_ENABLE_CUDA=OFF"], capture_output=True, text=True)

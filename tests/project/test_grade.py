@@ -697,6 +697,7 @@ class SanitizerRubric(unittest.TestCase):
 
 class SanitizerSkips(GraderRun):
     """Without a GPU or compute-sanitizer the item is skipped, with the reason, never passed."""
+    LAB = next(lab for lab, entry in lab_data.load_rubric().items() if "sanitizer" in entry)  # the first GPU lab
 
     def no_gpu_env(self) -> dict:
         fake = self.scratch / "bin"
@@ -706,7 +707,7 @@ class SanitizerSkips(GraderRun):
         return dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
 
     def test_without_a_gpu_the_item_is_skipped_and_stops_platform_grading(self):
-        lab = "lab02_frontier"
+        lab = self.LAB
         args = ["--lab", lab, "--flavour", "solution", "--build-gpu-labs", "--sanitize-only",
                 "--results-json", str(self.results_path)]
         proc = self.grade(*args, env=self.no_gpu_env())
@@ -725,7 +726,7 @@ class SanitizerSkips(GraderRun):
         if not manifest["cuda_built"]:
             self.skipTest("needs a build with the GPU labs")
         out = io.StringIO()
-        common = ["--no-build", "--build-dir", str(BUILD), "--lab", "lab02_frontier", "--flavour", "solution",
+        common = ["--no-build", "--build-dir", str(BUILD), "--lab", self.LAB, "--flavour", "solution",
                   "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml"), "--allow-skips"]
         with mock.patch.object(grading.pipeline, "gpu_present", return_value=True), \
                 mock.patch.object(grading.sanitizer, "find_sanitizer", return_value=None), \
@@ -736,7 +737,7 @@ class SanitizerSkips(GraderRun):
         with mock.patch.object(grading.pipeline, "gpu_present", return_value=False), contextlib.redirect_stdout(out):
             self.assertEqual(grade.main([*common, "--no-sanitize"]), 0, out.getvalue())
         skipped = {s["name"]: s for s in self.results()["extra_data"]["skipped"]}
-        item = skipped["lab02_frontier: " + SANITIZER_ITEM]
+        item = skipped[f"{self.LAB}: {SANITIZER_ITEM}"]
         self.assertEqual((item["missing"], item["reason"]), SANITIZER_OFF)
 
 

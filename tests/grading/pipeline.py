@@ -103,7 +103,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
                 raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
             if not worker_path:
                 path, failed = build.build_student_worker(build_dir, Path(args.labs_dir), lab, isolation, False,
-                                                    worker_state)
+                                                          worker_state)
                 worker_path = path or ""
             gpu_lab = manifest["labs"].get(lab) == "GPU"
             programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),

@@ -5,6 +5,7 @@
 // part while the next one is still on its way.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "lab05.hpp"
@@ -172,12 +173,12 @@ struct DenseBellmanFord::Impl {
   }
 
   static void require_memory(const DenseGraph& g) {
-    const std::uint64_t n = std::max<vertex_t>(1, g.num_vertices());
+    const std::uint64_t n = std::max<vertex_t>(1, g.num_vertices());  // every buffer has at least one element
     using sssp::cuda::device_bytes;
-    sssp::cuda::require_free_memory(device_bytes<weight_t>(n * n) + device_bytes<dist_t>(2 * n) +
-                                        device_bytes<std::uint8_t>(n),
-                                    "lab 05 dense Bellman-Ford on the " + std::to_string(n) + " x " +
-                                        std::to_string(n) + " matrix of " + g.name());
+    const std::string size = std::to_string(g.num_vertices());
+    sssp::cuda::require_free_memory(
+        device_bytes<weight_t>(n * n) + device_bytes<dist_t>(2 * n) + device_bytes<std::uint8_t>(n),
+        "lab 05 dense Bellman-Ford on the " + size + " x " + size + " matrix of " + g.name());
   }
 
   // Rounds a run may take: |V| - 1 (at least 1: round 1 is where the matrix

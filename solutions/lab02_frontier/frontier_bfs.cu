@@ -57,8 +57,9 @@ struct FrontierBfs::Impl {
         level(g.num_vertices(), "levels") {}
 
   static void require_memory(const CsrGraph& g) {
-    sssp::cuda::require_free_memory(sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<level_t>(g.num_vertices()),
-                                    "lab 02 frontier BFS on " + sssp::describe(g));
+    sssp::cuda::require_free_memory(
+        sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<level_t>(g.num_vertices()),
+        "lab 02 frontier BFS on " + sssp::describe(g));
   }
 };
 

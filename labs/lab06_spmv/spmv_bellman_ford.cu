@@ -70,7 +70,8 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
                                  unsigned* __restrict__ last_change) {
   // TODO(task 3): warp w (global thread index / 32) takes rows w, w + warps,
   // ... where warps = sssp::cuda::grid_stride() / 32. Lane l folds offer() over
-  // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1]; then
+  // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1] (a 64-bit
+  // index, start included: see sssp/cuda/launch.cuh); then
   // reduce the 32 minima with __shfl_xor_sync (offsets 16, 8, 4, 2, 1, full
   // mask; every lane reaches it); lane 0 stores min(d_src[row], best) and
   // notes a change; store round in *last_change if this lane saw one.

@@ -88,7 +88,7 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
   for (std::uint64_t row = sssp::cuda::global_thread_index() / kWarpSize; row < n; row += warps) {
     dist_t best = sssp::kInfinity;
     const std::uint64_t end = offsets[row + 1];
-    for (std::uint64_t e = offsets[row] + lane; e < end; e += kWarpSize) {
+    for (std::uint64_t e = std::uint64_t{offsets[row]} + lane; e < end; e += kWarpSize) {  // 64-bit: launch.cuh
       best = offer(best, d_src[tails[e]], weights[e]);
     }
     // Butterfly: after the offsets 16, 8, 4, 2, 1 every lane holds the
@@ -107,7 +107,8 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
   // SKELETON
   // // TODO(task 3): warp w (global thread index / 32) takes rows w, w + warps,
   // // ... where warps = sssp::cuda::grid_stride() / 32. Lane l folds offer() over
-  // // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1]; then
+  // // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1] (a 64-bit
+  // // index, start included: see sssp/cuda/launch.cuh); then
   // // reduce the 32 minima with __shfl_xor_sync (offsets 16, 8, 4, 2, 1, full
   // // mask; every lane reaches it); lane 0 stores min(d_src[row], best) and
   // // notes a change; store round in *last_change if this lane saw one.

@@ -268,8 +268,8 @@ __global__ void __launch_bounds__(1024) step(const edge_t* __restrict__ offsets,
       if (!tile.shfl(claimed, 0)) continue;  // the same for every lane of the tile
       dv = tile.shfl(dv, 0);
       if (tile.thread_rank() == 0) atomicAdd(&expanded, 1ull);
-      // 64-bit: a lane steps up to kLanes - 1 past `end` (see launch.cuh).
-      for (std::uint64_t e = begin + tile.thread_rank(); e < end; e += kLanes) {
+      // 64-bit, start included: a lane's index passes `end` by up to kLanes - 1 (see launch.cuh).
+      for (std::uint64_t e = std::uint64_t{begin} + tile.thread_rank(); e < end; e += kLanes) {
         relax_and_route(targets, weights, dist, lists, launch, dv, e);
         ++my_arcs;
       }

@@ -14,12 +14,16 @@
 /// makes each thread take several items.
 ///
 /// The same holds for a loop that strides over one vertex's arcs (a warp or
-/// tile per vertex: `e += lanes`): its index is std::uint64_t, never edge_t.
+/// tile per vertex):
+///
+///     for (std::uint64_t e = std::uint64_t{offsets[v]} + lane; e < end; e += lanes)
+///
+/// Its index is std::uint64_t, never edge_t, and so is the sum that starts it.
 /// Arc ids fit edge_t (the readers accept up to 2^32 - 1 arcs), but a lane's
-/// index steps up to `lanes - 1` past the vertex's last arc before the loop
-/// test fails, and in 32 bits that wraps to a small id for a vertex whose arcs
-/// end within `lanes` of 2^32. A loop that steps by one (`++e`) stops at
-/// `end` and may keep edge_t.
+/// index passes the vertex's last arc by up to `lanes - 1` before the loop
+/// test fails, and in 32 bits that wraps to a small id (an arc of another
+/// vertex, relaxed again, for ever) when the vertex's arcs end within `lanes`
+/// of 2^32. A loop that steps by one (`++e`) stops at `end` and may keep edge_t.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -2,6 +2,7 @@
 // This file is yours: replace each SSSP_TODO with your code.
 // Lab 02, task 4: level-synchronous frontier BFS.
 #include <cstdint>
+#include <string>
 
 #include "lab02.hpp"
 #include "sssp/cuda/device_graph.cuh"
@@ -36,13 +37,20 @@ __global__ void expand_level(const edge_t* __restrict__ offsets, const vertex_t*
 }  // namespace
 
 struct FrontierBfs::Impl {
-  sssp::cuda::DeviceCsr graph;
   Options options;
+  sssp::cuda::DeviceCsr graph;
   DeviceBuffer<level_t> level;
   sssp::cuda::HostFlag grew;
 
-  Impl(const CsrGraph& g, Options o) : graph(g), options(o), level(g.num_vertices(), "levels") {
-    sssp::cuda::require_block_size(options.block_size);
+  Impl(const CsrGraph& g, Options o)
+      : options((sssp::cuda::require_block_size(o.block_size), o)),
+        graph((require_memory(g), g)),
+        level(g.num_vertices(), "levels") {}
+
+  static void require_memory(const CsrGraph& g) {
+    sssp::cuda::require_free_memory(
+        sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<level_t>(g.num_vertices()),
+        "lab 02 frontier BFS on " + sssp::describe(g));
   }
 };
 

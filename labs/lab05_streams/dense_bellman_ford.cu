@@ -5,6 +5,7 @@
 // part while the next one is still on its way.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "lab05.hpp"
@@ -149,17 +150,13 @@ struct DenseBellmanFord::Impl {
 
   Impl(const DenseGraph& g, GpuOptions o)
       : graph(g),
-        options(o),
+        options((validate(o), o)),
         n(g.num_vertices()),
         column_blocks(sssp::cuda::grid_for(n, kColumnsPerBlock)),
-        matrix(std::max<std::size_t>(1, static_cast<std::size_t>(n) * n), "adjacency matrix"),
+        matrix((require_memory(g), std::max<std::size_t>(1, static_cast<std::size_t>(n) * n)), "adjacency matrix"),
         dist(std::max<vertex_t>(1, n), "distances"),
         next(std::max<vertex_t>(1, n), "offered distances"),
         active(std::max<vertex_t>(1, n), "active mask") {
-    if (options.streams == 0 || options.streams > kMaxStreams) {
-      throw sssp::InputError("streams must be 1 .. " + std::to_string(kMaxStreams) + ", got " +
-                             std::to_string(options.streams));
-    }
     // K parts of whole rows, sizes differing by at most one row (some are
     // empty when K > n).
     for (unsigned k = 0; k < options.streams; ++k) {
@@ -168,6 +165,20 @@ struct DenseBellmanFord::Impl {
     }
     streams.resize(options.streams);
     events.resize(options.streams);
+  }
+
+  static void validate(const GpuOptions& o) {
+    sssp::require_option(o.streams != 0 && o.streams <= kMaxStreams, "streams", "1 .. " + std::to_string(kMaxStreams),
+                         o.streams);
+  }
+
+  static void require_memory(const DenseGraph& g) {
+    const std::uint64_t n = std::max<vertex_t>(1, g.num_vertices());  // every buffer has at least one element
+    using sssp::cuda::device_bytes;
+    const std::string size = std::to_string(g.num_vertices());
+    sssp::cuda::require_free_memory(
+        device_bytes<weight_t>(n * n) + device_bytes<dist_t>(2 * n) + device_bytes<std::uint8_t>(n),
+        "lab 05 dense Bellman-Ford on the " + size + " x " + size + " matrix of " + g.name());
   }
 
   // Rounds a run may take: |V| - 1 (at least 1: round 1 is where the matrix

@@ -34,6 +34,7 @@
 #include <string>
 
 #include "lab07.hpp"
+#include "sssp/cuda/block_work.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/host_flag.cuh"
@@ -45,17 +46,12 @@ namespace lab07 {
 using sssp::Counters;
 using sssp::edge_t;
 using sssp::weight_t;
+using sssp::cuda::BlockWork;
 using sssp::cuda::DeviceBuffer;
 
 namespace {
 
 SSSP_DEVICE_TODO_STATE(7);
-
-// What the waves of one block did during a run.
-struct BlockWork {
-  unsigned long long expanded;
-  unsigned long long arcs;
-};
 
 // Work of one thread's waves.
 struct WaveWork {
@@ -161,8 +157,7 @@ __global__ void relax_flagged(const edge_t* __restrict__ offsets, const vertex_t
   }
   __syncthreads();
   if (threadIdx.x == 0 && expanded != 0) {
-    block_work[blockIdx.x].expanded += expanded;  // only this thread touches the slot during the launch
-    block_work[blockIdx.x].arcs += arcs;
+    sssp::cuda::add_block_work(block_work, expanded, arcs);
     if (flagged) *last_flagging_launch = launch;
   }
 }
@@ -185,14 +180,10 @@ __global__ void initialise(std::uint64_t padded, vertex_t source, vertex_t n, di
 
 void validate(const Options& options) {
   sssp::cuda::require_block_size(options.block_size);
-  if (options.depth == 0 || options.depth > kMaxDepth) {
-    throw sssp::InputError("depth k must be 1.." + std::to_string(kMaxDepth) + ", got " +
-                           std::to_string(options.depth));
-  }
+  sssp::require_option(options.depth != 0 && options.depth <= kMaxDepth, "depth k",
+                       "1.." + std::to_string(kMaxDepth), options.depth);
   const unsigned vpt = options.vertices_per_thread;
-  if (vpt != 1 && vpt != 2 && vpt != 4) {
-    throw sssp::InputError("vertices per thread must be 1, 2 or 4, got " + std::to_string(vpt));
-  }
+  sssp::require_option(vpt == 1 || vpt == 2 || vpt == 4, "vertices per thread", "1, 2 or 4", vpt);
 }
 
 struct LocalitySssp::Impl {
@@ -203,7 +194,7 @@ struct LocalitySssp::Impl {
   DeviceBuffer<dist_t> dist;
   DeviceBuffer<std::uint8_t> flags[2];
   unsigned grid;  // blocks of every relaxation launch
-  DeviceBuffer<BlockWork> block_work;  // one slot per block of `grid`
+  sssp::cuda::BlockWorkCounters block_work;  // one slot per block of `grid`
   // The index of the last launch that set a flag (launches count from 1).
   sssp::cuda::DeviceWord<unsigned> last_flagging_launch;
   sssp::cuda::Stream stream;  // a CUDA Graph is captured from a non-default stream
@@ -222,7 +213,7 @@ struct LocalitySssp::Impl {
         flags{DeviceBuffer<std::uint8_t>(padded, "flags 0"), DeviceBuffer<std::uint8_t>(padded, "flags 1")},
         grid(sssp::cuda::grid_for((std::uint64_t{n} + options.vertices_per_thread - 1) / options.vertices_per_thread,
                                   options.block_size)),
-        block_work(grid, "work per block") {}
+        block_work(grid) {}
 
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
@@ -231,9 +222,8 @@ struct LocalitySssp::Impl {
   }
 
   static void require_memory(const CsrGraph& g, std::uint64_t padded) {
-    const std::uint64_t bytes = (std::uint64_t{g.num_vertices()} + 1) * sizeof(edge_t) +
-                                std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
-                                std::uint64_t{g.num_vertices()} * sizeof(dist_t) + 2 * padded;
+    const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<dist_t>(g.num_vertices()) +
+                                sssp::cuda::device_bytes<std::uint8_t>(2 * padded);
     sssp::cuda::require_free_memory(bytes, "lab 07 on " + sssp::describe(g));
   }
 
@@ -251,7 +241,7 @@ struct LocalitySssp::Impl {
     const auto launch_with = [&](auto kernel) {
       kernel<<<grid, block, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(), graph.weights.data(), n,
                                                 dist.data(), in, out, options.depth, launch, last_flagging_launch.device(),
-                                                block_work.data());
+                                                block_work.device());
     };
     if (vpt == 1) launch_with(relax_flagged<1>);
     if (vpt == 2) launch_with(relax_flagged<2>);
@@ -287,7 +277,7 @@ SsspResult LocalitySssp::run(vertex_t source) {
       [&](Counters& work) -> auto& {
         initialise<<<sssp::cuda::grid_for(s.padded, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.padded, source, s.n, s.dist.data(), s.flags[0].data(), s.flags[1].data(), s.last_flagging_launch.device(),
-            s.block_work.data(), s.grid);
+            s.block_work.device(), s.grid);
         SSSP_CUDA_CHECK_LAUNCH();
         ++work.kernel_launches;
         unsigned last_flagging = 0;
@@ -301,10 +291,7 @@ SsspResult LocalitySssp::run(vertex_t source) {
         return s.dist;
       },
       stream);
-  for (const BlockWork& block : s.block_work.to_host(stream)) {  // after the timed part, like the distances
-    result.counters.vertices_processed += block.expanded;
-    result.counters.edges_relaxed += block.arcs;
-  }
+  s.block_work.add_to(result.counters, stream);  // after the timed part, like the distances
   // The paper fixes N offline as the fewest launches seen; the solver learns it the same way.
   s.learned_blind = s.learned_any ? std::min(s.learned_blind, needed) : needed;
   s.learned_any = true;

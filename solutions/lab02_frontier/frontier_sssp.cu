@@ -1,6 +1,7 @@
 // Lab 02, tasks 1-3: the Harish-Narayanan frontier SSSP. Two kernels per
 // iteration, a mask of frontier vertices, and a host loop on a flag.
 #include <cstdint>
+#include <string>
 
 #include "lab02.hpp"
 #include "sssp/cuda/device_graph.cuh"
@@ -83,20 +84,25 @@ __global__ void commit_updates(vertex_t n, dist_t* __restrict__ cost, dist_t* __
 }  // namespace
 
 struct FrontierSssp::Impl {
-  sssp::cuda::DeviceCsr graph;
   Options options;
+  sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> cost;
   DeviceBuffer<dist_t> updating_cost;
   DeviceBuffer<std::uint8_t> mask;
   sssp::cuda::HostFlag changed;
 
   Impl(const CsrGraph& g, Options o)
-      : graph(g),
-        options(o),
+      : options((sssp::cuda::require_block_size(o.block_size), o)),
+        graph((require_memory(g), g)),
         cost(g.num_vertices(), "cost"),
         updating_cost(g.num_vertices(), "updating cost"),
-        mask(g.num_vertices(), "frontier mask") {
-    sssp::cuda::require_block_size(options.block_size);
+        mask(g.num_vertices(), "frontier mask") {}
+
+  static void require_memory(const CsrGraph& g) {
+    const std::uint64_t n = g.num_vertices();
+    sssp::cuda::require_free_memory(sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<dist_t>(2 * n) +
+                                        sssp::cuda::device_bytes<std::uint8_t>(n),
+                                    "lab 02 frontier SSSP on " + sssp::describe(g));
   }
 };
 

@@ -1,5 +1,6 @@
 // Lab 03, tasks 1-2: level-synchronous BFS with one thread per arc.
 #include <cstdint>
+#include <string>
 
 #include "lab03.hpp"
 #include "sssp/cuda/device_graph.cuh"
@@ -46,14 +47,20 @@ __global__ void expand_level_by_arcs(const vertex_t* __restrict__ tails, const v
 }  // namespace
 
 struct EdgeBfs::Impl {
-  sssp::cuda::DeviceCoo graph;
   Options options;
+  sssp::cuda::DeviceCoo graph;
   DeviceBuffer<level_t> level;
   sssp::cuda::HostFlag grew;
 
   Impl(const CsrGraph& g, Options o)
-      : graph(g, /*with_weights=*/false), options(o), level(g.num_vertices(), "levels") {
-    sssp::cuda::require_block_size(options.block_size);
+      : options((sssp::cuda::require_block_size(o.block_size), o)),
+        graph((require_memory(g), g), /*with_weights=*/false),
+        level(g.num_vertices(), "levels") {}
+
+  static void require_memory(const CsrGraph& g) {
+    sssp::cuda::require_free_memory(
+        sssp::cuda::coo_device_bytes(g, /*with_weights=*/false) + sssp::cuda::device_bytes<level_t>(g.num_vertices()),
+        "lab 03 edge-parallel BFS on " + sssp::describe(g));
   }
 };
 

@@ -116,8 +116,8 @@ __global__ void relax_settled_arcs(const vertex_t* __restrict__ tails, const ver
 }  // namespace
 
 struct EdgeDijkstra::Impl {
-  sssp::cuda::DeviceCoo graph;
   Options options;
+  sssp::cuda::DeviceCoo graph;
   DeviceBuffer<dist_t> dist;
   DeviceBuffer<std::uint32_t> settled_round;
   sssp::cuda::DeviceWord<dist_t> round_min;
@@ -125,11 +125,16 @@ struct EdgeDijkstra::Impl {
   std::uint64_t minimum_reads = 0;
 
   Impl(const CsrGraph& g, Options o)
-      : graph(g),
-        options(o),
+      : options((sssp::cuda::require_block_size(o.block_size), o)),
+        graph((require_memory(g), g)),
         dist(g.num_vertices(), "distances"),
-        settled_round(g.num_vertices(), "settled rounds") {
-    sssp::cuda::require_block_size(options.block_size);
+        settled_round(g.num_vertices(), "settled rounds") {}
+
+  static void require_memory(const CsrGraph& g) {
+    const std::uint64_t n = g.num_vertices();
+    sssp::cuda::require_free_memory(sssp::cuda::coo_device_bytes(g) + sssp::cuda::device_bytes<dist_t>(n) +
+                                        sssp::cuda::device_bytes<std::uint32_t>(n),
+                                    "lab 03 edge-parallel Dijkstra on " + sssp::describe(g));
   }
 
   /// Waits for find_round_minimum and returns the round's minimum. A right

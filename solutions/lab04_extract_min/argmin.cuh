@@ -5,14 +5,11 @@
 // it, and the run() of that file reports them.
 #pragma once
 
-#include <cuda/atomic>
-
-#include <algorithm>
 #include <cstdint>
-#include <string>
 
 #include "lab04.hpp"
 #include "sssp/errors.hpp"
+#include "sssp/cuda/atomics.cuh"
 #include "sssp/cuda/launch.cuh"
 #include "sssp/cuda/todo.cuh"
 
@@ -63,27 +60,11 @@ __device__ __forceinline__ ArgMin block_argmin(ArgMin mine, ArgMin* warp_results
   return mine;
 }
 
-/// Blocks of `block_size` threads of `kernel` that the GPU runs at once: a
-/// grid-stride kernel launched with this many fills the GPU in one wave.
-template <typename Kernel>
-unsigned one_wave_of_blocks(Kernel kernel, unsigned block_size) {
-  int device = 0;
-  int multiprocessors = 0;
-  int blocks_per_multiprocessor = 0;
-  SSSP_CUDA_CHECK(cudaGetDevice(&device));
-  SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
-                                                                static_cast<int>(block_size), 0));
-  return static_cast<unsigned>(std::max(1, multiprocessors * blocks_per_multiprocessor));
-}
-
 /// Throws sssp::InputError unless `block_size` suits block_argmin(): a power
 /// of two from 32 to 1024.
 inline void require_reduction_block_size(unsigned block_size) {
-  if (block_size < kWarpSize || block_size > 1024 || (block_size & (block_size - 1)) != 0) {
-    throw sssp::InputError("the arg-min reduction needs a block size that is a power of two from 32 to 1024, got " +
-                           std::to_string(block_size));
-  }
+  sssp::require_option(block_size >= kWarpSize && block_size <= 1024 && (block_size & (block_size - 1)) == 0,
+                       "the arg-min reduction's block size", "a power of two from 32 to 1024", block_size);
 }
 
 /// Stage 5: the arg-min of keys[0 .. n) over the whole grid in one launch.
@@ -124,8 +105,7 @@ __device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_r
   // device scope, so the block that draws last sees every candidate.
   if (threadIdx.x == 0) {
     block_results[blockIdx.x] = mine;
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*blocks_done);
-    is_last_block = tickets.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    is_last_block = sssp::cuda::fetch_add_acq_rel(blocks_done, 1u) == gridDim.x - 1;
   }
   // Also carries thread 0's acquire to the block's other threads.
   __syncthreads();
@@ -143,8 +123,7 @@ __device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_r
   // // TODO(task 5): fold keys i, i + stride, ... (stride = all threads of the
   // // grid) into mine; block_argmin; thread 0 stores the block's candidate
   // // in block_results[blockIdx.x] and draws a ticket with
-  // // cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*blocks_done)
-  // //     .fetch_add(1, cuda::memory_order_acq_rel).
+  // // sssp::cuda::fetch_add_acq_rel(blocks_done, 1u) (sssp/cuda/atomics.cuh).
   // // The block that draws gridDim.x - 1 is last: it combines all
   // // candidates, resets *blocks_done and calls finish(result) in thread 0.
   // SSSP_DEVICE_TODO(4, 5, "many keys per thread, then one launch for the whole grid");

@@ -185,14 +185,15 @@ struct ArgMinReduction::Impl {
   }
 
   Impl(std::span<const dist_t> host_keys, ReduceOptions o)
-      : options(o), n(checked_size(host_keys.size())), keys(host_keys, "keys") {
-    device::require_reduction_block_size(options.block_size);
+      : options((device::require_reduction_block_size(o.block_size), o)),
+        n(checked_size(host_keys.size())),
+        keys(host_keys, "keys") {
     const std::size_t first_pass_blocks = sssp::cuda::blocks_for(n, options.block_size);
     for (int b = 0; b < 2; ++b) {
       pass_key[b] = DeviceBuffer<dist_t>(first_pass_blocks, "pass keys");
       pass_index[b] = DeviceBuffer<std::uint32_t>(first_pass_blocks, "pass indices");
     }
-    stage5_blocks = std::min(device::one_wave_of_blocks(argmin_many_per_thread, options.block_size),
+    stage5_blocks = std::min(sssp::cuda::resident_grid(argmin_many_per_thread, options.block_size),
                              sssp::cuda::grid_for(n, options.block_size));
     block_results = DeviceBuffer<ArgMin>(stage5_blocks, "block candidates");
     blocks_done = DeviceBuffer<unsigned>(1, "block counter");

@@ -89,8 +89,8 @@ __global__ void relax_extracted(const edge_t* __restrict__ offsets, const vertex
 }  // namespace
 
 struct ExtractMinDijkstra::Impl {
-  sssp::cuda::DeviceCsr graph;
   DijkstraOptions options;
+  sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> tentative;
   DeviceBuffer<dist_t> dist;
   DeviceBuffer<ArgMin> block_results;
@@ -100,10 +100,11 @@ struct ExtractMinDijkstra::Impl {
   unsigned relax_blocks = 1;
 
   Impl(const CsrGraph& g, DijkstraOptions o)
-      : graph(g), options(o), tentative(g.num_vertices(), "tentative distances"), dist(g.num_vertices(), "distances") {
-    device::require_reduction_block_size(options.block_size);
-    if (options.rounds_per_check == 0) throw sssp::InputError("rounds_per_check must be at least 1");
-    extract_blocks = std::min(device::one_wave_of_blocks(extract_min, options.block_size),
+      : options((validate(o), o)),
+        graph((require_memory(g), g)),
+        tentative(g.num_vertices(), "tentative distances"),
+        dist(g.num_vertices(), "distances") {
+    extract_blocks = std::min(sssp::cuda::resident_grid(extract_min, options.block_size),
                               sssp::cuda::grid_for(g.num_vertices(), options.block_size));
     block_results = DeviceBuffer<ArgMin>(extract_blocks, "block candidates");
     blocks_done = DeviceBuffer<unsigned>(1, "block counter");
@@ -112,9 +113,20 @@ struct ExtractMinDijkstra::Impl {
     // in one sweep; most rounds use only the first few threads.
     edge_t max_degree = 0;
     for (vertex_t u = 0; u < g.num_vertices(); ++u) max_degree = std::max(max_degree, g.out_degree(u));
-    relax_blocks = std::min(device::one_wave_of_blocks(relax_extracted, options.block_size),
+    relax_blocks = std::min(sssp::cuda::resident_grid(relax_extracted, options.block_size),
                             sssp::cuda::grid_for(max_degree, options.block_size));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  static void validate(const DijkstraOptions& o) {
+    device::require_reduction_block_size(o.block_size);
+    sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
+  }
+
+  static void require_memory(const CsrGraph& g) {
+    sssp::cuda::require_free_memory(
+        sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<dist_t>(2 * std::uint64_t{g.num_vertices()}),
+        "lab 04 ExtractMin Dijkstra on " + sssp::describe(g));
   }
 
   // One round of Algorithm 1: ExtractMin, then Relax.

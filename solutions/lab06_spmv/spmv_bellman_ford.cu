@@ -88,7 +88,7 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
   for (std::uint64_t row = sssp::cuda::global_thread_index() / kWarpSize; row < n; row += warps) {
     dist_t best = sssp::kInfinity;
     const std::uint64_t end = offsets[row + 1];
-    for (std::uint64_t e = offsets[row] + lane; e < end; e += kWarpSize) {
+    for (std::uint64_t e = std::uint64_t{offsets[row]} + lane; e < end; e += kWarpSize) {  // 64-bit: launch.cuh
       best = offer(best, d_src[tails[e]], weights[e]);
     }
     // Butterfly: after the offsets 16, 8, 4, 2, 1 every lane holds the
@@ -107,7 +107,8 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
   // SKELETON
   // // TODO(task 3): warp w (global thread index / 32) takes rows w, w + warps,
   // // ... where warps = sssp::cuda::grid_stride() / 32. Lane l folds offer() over
-  // // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1]; then
+  // // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1] (a 64-bit
+  // // index, start included: see sssp/cuda/launch.cuh); then
   // // reduce the 32 minima with __shfl_xor_sync (offsets 16, 8, 4, 2, 1, full
   // // mask; every lane reaches it); lane 0 stores min(d_src[row], best) and
   // // notes a change; store round in *last_change if this lane saw one.
@@ -162,29 +163,36 @@ struct SpmvBellmanFord::Impl {
   unsigned grid = 1;
 
   Impl(const CsrGraph& graph, Format f, SpmvOptions o)
-      : format(f), options(o), n(graph.num_vertices()), m(graph.num_edges()) {
-    sssp::cuda::require_block_size(options.block_size);
-    if (format == Format::kCsrVector && options.block_size % kWarpSize != 0) {
-      throw sssp::InputError("CSR vector gives each row a warp: the block size must be a multiple of 32, got " +
-                             std::to_string(options.block_size));
-    }
-    if (options.rounds_per_check == 0) throw sssp::InputError("rounds_per_check must be at least 1");
+      : format(f), options((validate(f, o), o)), n(graph.num_vertices()), m(graph.num_edges()) {
     const CsrGraph in_arcs = incoming_csr(graph);
+    const std::string what = "lab 06 SpMV Bellman-Ford on " + sssp::describe(graph);
+    const std::uint64_t distances = sssp::cuda::device_bytes<dist_t>(2 * std::uint64_t{n});
     if (format == Format::kEll) {
       const std::uint64_t limit =
           options.max_ell_slots != 0 ? options.max_ell_slots : default_ell_slot_limit(in_arcs.num_edges());
       const EllMatrix ell = build_ell(in_arcs, limit);
       ell_width = ell.width;
       for (vertex_t i = 0; i < n; ++i) ell_short_rows += in_arcs.out_degree(i) < ell.width;
+      sssp::cuda::require_free_memory(sssp::cuda::device_bytes<vertex_t>(ell.cols.size()) +
+                                          sssp::cuda::device_bytes<weight_t>(ell.weights.size()) + distances,
+                                      what);
       ell_cols = DeviceBuffer<vertex_t>(std::span<const vertex_t>(ell.cols), "ELL columns");
       ell_weights = DeviceBuffer<weight_t>(std::span<const weight_t>(ell.weights), "ELL weights");
     } else {
+      sssp::cuda::require_free_memory(sssp::cuda::csr_device_bytes(in_arcs) + distances, what);
       csr.emplace(in_arcs);
     }
     for (auto& d : dist) d = DeviceBuffer<dist_t>(n, "distances");
     const std::uint64_t threads = format == Format::kCsrVector ? std::uint64_t{n} * kWarpSize : n;
     grid = sssp::cuda::grid_for(threads, options.block_size);
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  static void validate(Format f, const SpmvOptions& o) {
+    sssp::cuda::require_block_size(o.block_size);
+    sssp::require_option(f != Format::kCsrVector || o.block_size % kWarpSize == 0,
+                         "CSR vector's block size (a warp per row)", "a multiple of 32", o.block_size);
+    sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
   }
 
   // Round 0 into dist[0]: the source at distance 0, every other vertex

@@ -28,10 +28,8 @@ std::string to_string(DeltaRule rule) {
 }
 
 dist_t choose_delta(const CsrGraph& graph, DeltaRule rule, double c) {
-  if (!(c > 0.0) || !std::isfinite(c)) {
-    throw sssp::InputError("the constant C of the Near-Far delta must be a positive finite number, got " +
-                           std::to_string(c));
-  }
+  sssp::require_option(c > 0.0 && std::isfinite(c), "the constant C of the Near-Far delta", "a positive finite number",
+                       c);
   dist_t delta = 1;
   // BEGIN SOLUTION task 1: the four delta rules
   const std::uint64_t m = graph.num_edges();

@@ -201,9 +201,9 @@ struct DeltaSteppingSssp::Impl {
 
   static void require_memory(const CsrGraph& g) {
     const std::uint64_t n = g.num_vertices();
-    const std::uint64_t bytes = (n + 1) * sizeof(edge_t) +
-                                std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
-                                n * (sizeof(dist_t) + 2 * sizeof(bucket_t) + 2 * sizeof(vertex_t)) +
+    using sssp::cuda::device_bytes;
+    const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + device_bytes<dist_t>(n) +
+                                device_bytes<bucket_t>(2 * n) + device_bytes<vertex_t>(2 * n) +
                                 cub_scratch_bytes(g.num_vertices());
     sssp::cuda::require_free_memory(bytes, "lab 08 delta-stepping on " + sssp::describe(g));
   }
@@ -222,11 +222,8 @@ struct DeltaSteppingSssp::Impl {
   }
 
   static unsigned resident_blocks(vertex_t n, unsigned block_size) {
-    int per_sm = 0;
-    SSSP_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, relax_requests, static_cast<int>(block_size), 0));
-    const unsigned all = static_cast<unsigned>(std::max(per_sm, 1) * sssp::cuda::query_device().multiprocessors);
-    return std::min(all, sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
+    return std::min(sssp::cuda::resident_grid(relax_requests, block_size),
+                    sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
   }
 
   void relax(bool light, const unsigned* count, unsigned blocks) {

@@ -35,7 +35,6 @@
 // when both lists are empty: every improvement has been expanded, so every arc
 // satisfies dist[w] <= dist[v] + w(v, w), the Bellman-Ford fixpoint.
 #include <cooperative_groups.h>
-#include <cuda/atomic>
 
 #include <algorithm>
 #include <cmath>
@@ -44,9 +43,12 @@
 #include <string>
 
 #include "lab08.hpp"
+#include "sssp/cuda/atomics.cuh"
+#include "sssp/cuda/block_work.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/pinned_array.cuh"
 #include "sssp/cuda/stream.cuh"
 #include "sssp/cuda/timed_run.cuh"
 #include "sssp/errors.hpp"
@@ -56,6 +58,7 @@ namespace lab08 {
 using sssp::Counters;
 using sssp::edge_t;
 using sssp::weight_t;
+using sssp::cuda::BlockWork;
 using sssp::cuda::DeviceBuffer;
 namespace cg = cooperative_groups;
 
@@ -83,12 +86,6 @@ struct RunStats {
   unsigned long long splits;
   unsigned done_launch;  // the first launch that found both lists empty, 0 while running
   unsigned overflow;     // a list ran out of room: a broken deduplication
-};
-
-// Work of one block across the run (see BlockWork in lab 07).
-struct BlockWork {
-  unsigned long long expanded;
-  unsigned long long arcs;
 };
 
 // The device arrays of a run, passed by value to every launch.
@@ -146,7 +143,7 @@ __device__ void append(vertex_t* items, unsigned* count, vertex_t v, vertex_t ca
 // the head's distance, queues the head: in the next near list if the offer
 // is below the threshold, else in the far pile, each at most once.
 __device__ void relax_and_route(const vertex_t* __restrict__ targets, const weight_t* __restrict__ weights,
-                                dist_t* dist, const Lists& lists, const Launch& launch, dist_t dv, edge_t e) {
+                                dist_t* dist, const Lists& lists, const Launch& launch, dist_t dv, std::uint64_t e) {
   // BEGIN SOLUTION task 4: relax an arc of a near item and send an improved head to near or far
   const vertex_t w = targets[e];
   const dist_t offer = dv + weights[e];
@@ -175,10 +172,9 @@ __device__ void relax_and_route(const vertex_t* __restrict__ targets, const weig
 // if it is a stale copy, queued again after an improvement and already
 // expanded (or being expanded) at its current distance. Called by one lane.
 __device__ bool claim_expansion(const dist_t* dist, const Lists& lists, vertex_t v, dist_t* dv) {
-  cuda::atomic_ref<dist_t, cuda::thread_scope_device> expanded_at(lists.expanded_at[v]);
   *dv = load_dist(dist, v);
-  if (*dv >= expanded_at.load(cuda::memory_order_relaxed)) return false;
-  expanded_at.store(*dv, cuda::memory_order_relaxed);  // two copies racing here both expand: harmless
+  if (*dv >= sssp::cuda::load_relaxed(&lists.expanded_at[v])) return false;
+  sssp::cuda::store_relaxed(&lists.expanded_at[v], *dv);  // two copies racing here both expand: harmless
   return true;
 }
 
@@ -272,7 +268,8 @@ __global__ void __launch_bounds__(1024) step(const edge_t* __restrict__ offsets,
       if (!tile.shfl(claimed, 0)) continue;  // the same for every lane of the tile
       dv = tile.shfl(dv, 0);
       if (tile.thread_rank() == 0) atomicAdd(&expanded, 1ull);
-      for (edge_t e = begin + tile.thread_rank(); e < end; e += kLanes) {
+      // 64-bit, start included: a lane's index passes `end` by up to kLanes - 1 (see launch.cuh).
+      for (std::uint64_t e = std::uint64_t{begin} + tile.thread_rank(); e < end; e += kLanes) {
         relax_and_route(targets, weights, dist, lists, launch, dv, e);
         ++my_arcs;
       }
@@ -289,10 +286,7 @@ __global__ void __launch_bounds__(1024) step(const edge_t* __restrict__ offsets,
 
   if (threadIdx.x != 0) return;
   Frontier& next = lists.frontier[(number + 1) % kCopies];
-  if (expanded != 0) {
-    block_work[blockIdx.x].expanded += expanded;  // only this thread touches the slot during the launch
-    block_work[blockIdx.x].arcs += arcs;
-  }
+  if (expanded != 0) sssp::cuda::add_block_work(block_work, expanded, arcs);
   if (far_min != sssp::kInfinity) atomicMin(reinterpret_cast<unsigned long long*>(&next.far_min), far_min);
   if (blockIdx.x != 0) return;
   // Block 0, thread 0: the next launch's state. next.far_min is the blocks'
@@ -351,16 +345,6 @@ __global__ void initialise(vertex_t n, vertex_t source, dist_t delta, dist_t* di
   }
 }
 
-// Pinned host memory for the looks, so a copy to it is one small DMA.
-template <typename T>
-struct PinnedArray {
-  explicit PinnedArray(std::size_t count) { SSSP_CUDA_CHECK(cudaMallocHost(&data, count * sizeof(T))); }
-  PinnedArray(const PinnedArray&) = delete;
-  PinnedArray& operator=(const PinnedArray&) = delete;
-  ~PinnedArray() { cudaFreeHost(data); }
-  T* data = nullptr;
-};
-
 }  // namespace
 
 struct NearFarSssp::Impl {
@@ -379,9 +363,9 @@ struct NearFarSssp::Impl {
   DeviceBuffer<dist_t> expanded_at;
   StepKernel kernel;  // step<lanes per item>
   unsigned grid;  // blocks of every step launch: as many as are resident at once
-  DeviceBuffer<BlockWork> block_work;
+  sssp::cuda::BlockWorkCounters block_work;
   sssp::cuda::Stream stream;
-  PinnedArray<RunStats> looks{2};  // the stats as of the last two looks
+  sssp::cuda::PinnedArray<RunStats> looks{2, "Near-Far looks"};  // the stats as of the last two looks
   sssp::cuda::Event looked[2];
   unsigned long long last_splits = 0;
 
@@ -400,27 +384,25 @@ struct NearFarSssp::Impl {
         in_far(n, "far marks"),
         expanded_at(n, "expanded distances"),
         kernel(step_kernel(o.lanes_per_item)),
-        grid(resident_grid(kernel, n, o.block_size)),
-        block_work(grid, "work per block") {}
+        grid(step_grid(kernel, n, o.block_size)),
+        block_work(grid) {}
 
   static void validate(const NearFarOptions& o) {
     sssp::cuda::require_block_size(o.block_size);
-    if (!(o.c > 0.0) || !std::isfinite(o.c)) {
-      throw sssp::InputError("Near-Far's constant C must be a positive finite number, got " + std::to_string(o.c));
-    }
-    if (o.rounds_per_check == 0) throw sssp::InputError("rounds per check must be at least 1, got 0");
+    sssp::require_option(o.c > 0.0 && std::isfinite(o.c), "Near-Far's constant C", "a positive finite number", o.c);
+    sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
     const unsigned lanes = o.lanes_per_item;
-    if (lanes == 0 || lanes > sssp::cuda::kWarpSize || (lanes & (lanes - 1)) != 0 || o.block_size % lanes != 0) {
-      throw sssp::InputError("lanes per item must be a power of two up to 32 that divides the block size " +
-                             std::to_string(o.block_size) + ", got " + std::to_string(lanes));
-    }
+    sssp::require_option(
+        lanes != 0 && lanes <= sssp::cuda::kWarpSize && (lanes & (lanes - 1)) == 0 && o.block_size % lanes == 0,
+        "lanes per item", "a power of two up to 32 that divides the block size " + std::to_string(o.block_size),
+        lanes);
   }
 
   static void require_memory(const CsrGraph& g) {
     const std::uint64_t n = g.num_vertices();
-    const std::uint64_t bytes = (n + 1) * sizeof(edge_t) +
-                                std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
-                                n * (2 * sizeof(dist_t) + 2 * kCopies * sizeof(vertex_t) + 2 * sizeof(unsigned));
+    using sssp::cuda::device_bytes;
+    const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + device_bytes<dist_t>(2 * n) +
+                                device_bytes<vertex_t>(2 * kCopies * n) + device_bytes<unsigned>(2 * n);
     sssp::cuda::require_free_memory(bytes, "lab 08 Near-Far on " + sssp::describe(g));
   }
 
@@ -428,11 +410,9 @@ struct NearFarSssp::Impl {
 
   // A grid that fits on the GPU at once: more blocks would only queue behind
   // the first wave, and most rounds are far smaller than one wave.
-  static unsigned resident_grid(StepKernel kernel, vertex_t n, unsigned block_size) {
-    int per_sm = 0;
-    SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block_size), 0));
-    const unsigned resident = static_cast<unsigned>(std::max(per_sm, 1) * sssp::cuda::query_device().multiprocessors);
-    return std::min(resident, sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
+  static unsigned step_grid(StepKernel kernel, vertex_t n, unsigned block_size) {
+    return std::min(sssp::cuda::resident_grid(kernel, block_size),
+                    sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
   }
 
   Lists lists() {
@@ -457,11 +437,11 @@ struct NearFarSssp::Impl {
     for (unsigned number = first; number < first + count; ++number) {
       kernel<<<grid, options.block_size, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(),
                                                          graph.weights.data(), dist.data(), l, delta, number,
-                                                         block_work.data());
+                                                         block_work.device());
       SSSP_CUDA_CHECK_LAUNCH();
     }
     work.kernel_launches += count;
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(&looks.data[slot], stats.data(), sizeof(RunStats), cudaMemcpyDeviceToHost,
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(&looks[slot], stats.data(), sizeof(RunStats), cudaMemcpyDeviceToHost,
                                     stream.get()));
     looked[slot].record(stream.get());
   }
@@ -483,7 +463,7 @@ SsspResult NearFarSssp::run(vertex_t source) {
       device_todo(), source, s.n,
       [&](Counters& work) -> auto& {
         initialise<<<sssp::cuda::grid_for(s.n, s.options.block_size), s.options.block_size, 0, stream>>>(
-            s.n, source, s.delta, s.dist.data(), s.lists(), s.block_work.data(), s.grid);
+            s.n, source, s.delta, s.dist.data(), s.lists(), s.block_work.device(), s.grid);
         SSSP_CUDA_CHECK_LAUNCH();
         ++work.kernel_launches;
         // Batch b + 1 is queued before the host waits for batch b's look, so
@@ -498,7 +478,7 @@ SsspResult NearFarSssp::run(vertex_t source) {
           queued += batch;
           SSSP_CUDA_CHECK(cudaEventSynchronize(s.looked[b % 2].get()));
           ++work.host_syncs;
-          const RunStats& look = s.looks.data[b % 2];
+          const RunStats& look = s.looks[b % 2];
           if (look.done_launch != 0 || look.overflow != 0) break;
         }
         return s.dist;
@@ -513,10 +493,7 @@ SsspResult NearFarSssp::run(vertex_t source) {
   }
   result.counters.iterations = final_stats.near_rounds + final_stats.splits;
   s.last_splits = final_stats.splits;
-  for (const BlockWork& block : s.block_work.to_host(stream)) {
-    result.counters.vertices_processed += block.expanded;
-    result.counters.edges_relaxed += block.arcs;
-  }
+  s.block_work.add_to(result.counters, stream);
   return result;
 }
 

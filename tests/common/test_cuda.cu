@@ -4,13 +4,21 @@
 
 #include <cstdint>
 #include <numeric>
+#include <span>
+#include <utility>
 #include <vector>
 
+#include "sssp/cuda/atomics.cuh"
+#include "sssp/cuda/block_work.cuh"
 #include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_buffer.cuh"
+#include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/pinned_array.cuh"
+#include "sssp/generators.hpp"
+#include "sssp/weights.hpp"
 #include "sssp/cuda/timed_run.cuh"
 #include "sssp_test.hpp"
 
@@ -268,6 +276,87 @@ TEST(TimedRun, DeviceTodoIsClearedBeforeEveryRun) {
     EXPECT_NE(std::string(e.what()).find("test_cuda.cu"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW((void)run_task(0)) << "the second run finished every task but was blamed for the first";
+}
+
+// The shared plumbing of the GPU labs: option checks, footprints, resident
+// grids, pinned arrays, block work counters and the device-scope atomics.
+
+TEST(Plumbing, RequireOptionNamesTheOptionTheRuleAndTheValue) {
+  EXPECT_NO_THROW(sssp::require_option(true, "depth k", "1..8", 3u));
+  try {
+    sssp::require_option(false, "depth k", "1..8", 9u);
+    FAIL() << "a refused option did not throw";
+  } catch (const sssp::InputError& e) {
+    EXPECT_STREQ(e.what(), "depth k must be 1..8, got 9");
+  }
+  EXPECT_THROW(sssp::cuda::require_block_size(0), sssp::InputError);
+}
+
+TEST(Plumbing, CsrFootprintCountsTheThreeArraysIn64Bits) {
+  const sssp::CsrGraph g = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
+  const std::uint64_t expected = 11 * sizeof(sssp::edge_t) + std::uint64_t{g.num_edges()} *
+                                                                  (sizeof(sssp::vertex_t) + sizeof(sssp::weight_t));
+  EXPECT_EQ(sssp::cuda::csr_device_bytes(g), expected);
+  EXPECT_EQ(sssp::cuda::coo_device_bytes(g, false), 2 * std::uint64_t{g.num_edges()} * sizeof(sssp::vertex_t));
+  EXPECT_EQ(sssp::cuda::device_bytes<sssp::dist_t>(std::uint64_t{1} << 32), std::uint64_t{8} << 32)
+      << "a footprint term must not wrap at 2^32";
+}
+
+TEST(Plumbing, TooLittleFreeMemoryIsADeviceMemoryError) {
+  SSSP_REQUIRE_GPU();
+  const std::uint64_t total = sssp::cuda::query_device().global_memory;
+  EXPECT_THROW(sssp::cuda::require_free_memory(total + 1, "a test graph"), sssp::DeviceMemoryError);
+  EXPECT_NO_THROW(sssp::cuda::require_free_memory(1, "one byte"));
+}
+
+TEST(Plumbing, ResidentGridIsAWholeWaveOfBlocks) {
+  SSSP_REQUIRE_GPU();
+  const auto sms = static_cast<unsigned>(sssp::cuda::query_device().multiprocessors);
+  const unsigned grid = sssp::cuda::resident_grid(add_one, 256);
+  EXPECT_GE(grid, sms);
+  EXPECT_EQ(grid % sms, 0u) << "every SM holds the same number of blocks";
+  EXPECT_THROW((void)sssp::cuda::resident_grid(add_one, 0), sssp::InputError);
+}
+
+TEST(Plumbing, PinnedArrayRoundTripsAndMoves) {
+  SSSP_REQUIRE_GPU();
+  std::vector<std::uint64_t> values(1000);
+  std::iota(values.begin(), values.end(), 0);
+  sssp::cuda::DeviceBuffer<std::uint64_t> device(std::span<const std::uint64_t>(values), "values");
+  sssp::cuda::PinnedArray<std::uint64_t> pinned(values.size(), "test values");
+  SSSP_CUDA_CHECK(cudaMemcpy(pinned.data(), device.data(), device.bytes(), cudaMemcpyDeviceToHost));
+  sssp::cuda::PinnedArray<std::uint64_t> moved = std::move(pinned);
+  EXPECT_EQ(pinned.data(), nullptr);
+  EXPECT_EQ(pinned.size(), 0u);
+  ASSERT_EQ(moved.size(), values.size());
+  EXPECT_EQ(moved[999], 999u);
+  EXPECT_EQ(sssp::cuda::PinnedArray<int>(0).data(), nullptr) << "an empty array allocates nothing";
+}
+
+// Each block records (1, its index) in its slot; the last block to draw a
+// ticket publishes the count of tickets with a release store.
+__global__ void plumbing_kernel(sssp::cuda::BlockWork* slots, unsigned* tickets, unsigned* published) {
+  if (threadIdx.x != 0) return;
+  sssp::cuda::add_block_work(slots, 1, blockIdx.x);
+  if (sssp::cuda::fetch_add_acq_rel(tickets, 1u) == gridDim.x - 1) {
+    sssp::cuda::store_release(published, sssp::cuda::load_relaxed(tickets));
+  }
+}
+
+TEST(Plumbing, BlockWorkAndAtomicsAddUp) {
+  SSSP_REQUIRE_GPU();
+  constexpr unsigned kBlocks = 100;
+  sssp::cuda::BlockWorkCounters work(kBlocks);
+  sssp::cuda::DeviceBuffer<unsigned> words(2, "ticket and result");
+  SSSP_CUDA_CHECK(cudaMemset(work.device(), 0, kBlocks * sizeof(sssp::cuda::BlockWork)));
+  words.fill_bytes(0);
+  plumbing_kernel<<<kBlocks, 32>>>(work.device(), words.data(), words.data() + 1);
+  SSSP_CUDA_CHECK_LAUNCH();
+  sssp::Counters counters;
+  work.add_to(counters, nullptr);
+  EXPECT_EQ(counters.vertices_processed, kBlocks);
+  EXPECT_EQ(counters.edges_relaxed, std::uint64_t{kBlocks} * (kBlocks - 1) / 2);
+  EXPECT_EQ(words.to_host()[1], kBlocks);
 }
 
 }  // namespace

@@ -40,6 +40,14 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The GPU has too little free memory for a run: the bytes it needs and the
+/// bytes free are in the message. A CudaError, so whoever reports CUDA errors
+/// reports it; a caller that can choose a smaller graph catches this one.
+class DeviceMemoryError : public CudaError {
+ public:
+  using CudaError::CudaError;
+};
+
 /// A solver found one of its own invariants broken, for example a worklist
 /// that deduplication should have kept within bounds overflowed. Reported
 /// instead of a silently wrong answer; a correct solver never throws it.
@@ -47,6 +55,19 @@ class AlgorithmError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
 };
+
+/// The one way a lab refuses a bad option: throws InputError("<option> must
+/// be <rule>, got <value>") unless `ok`. Every solver checks all its options
+/// this way in its constructor, before it touches the GPU, so a bad option
+/// fails the same way (and is named) in every lab, with or without a GPU.
+/// @param ok     whether the option is acceptable
+/// @param option its name as the user knows it, e.g. "block size"
+/// @param rule   what it must be, e.g. "1..1024 threads"
+/// @param value  the value given (a number)
+template <typename Value>
+void require_option(bool ok, const std::string& option, const std::string& rule, Value value) {
+  if (!ok) throw InputError(option + " must be " + rule + ", got " + std::to_string(value));
+}
 
 /// The main() of every course program: returns `run(argc, argv)`, and turns
 /// an exception that escapes it (bad input, a bad source, out of memory, a

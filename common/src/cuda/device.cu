@@ -40,7 +40,7 @@ void* checked_malloc(std::size_t bytes, const char* what) {
                   static_cast<double>(bytes) / 1048576.0, what,
                   static_cast<double>(free_bytes) / 1048576.0,
                   static_cast<double>(total_bytes) / 1048576.0);
-    throw CudaError(text);
+    throw DeviceMemoryError(text);
   }
   if (status != cudaSuccess) throw_cuda_error(status, "cudaMalloc", __FILE__, __LINE__);
   note_allocation(bytes);
@@ -117,12 +117,12 @@ DeviceStatus probe(int device, DeviceCheck check) {
 
 }  // namespace
 
-void require_free_memory(std::size_t bytes, const std::string& what) {
+void require_free_memory(std::uint64_t bytes, const std::string& what) {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (bytes > free_bytes) {
-    throw CudaError(what + " needs " + std::to_string(bytes) + " bytes of GPU memory, but only " +
+    throw DeviceMemoryError(what + " needs " + std::to_string(bytes) + " bytes of GPU memory, but only " +
                     std::to_string(free_bytes) + " of " + std::to_string(total_bytes) + " are free");
   }
 }

@@ -16,7 +16,7 @@ const DeviceStatus& query_device(int device, DeviceCheck) {
 
 double measure_round_trip_us(int) { return -1.0; }
 
-void require_free_memory(std::size_t, const std::string& what) {
+void require_free_memory(std::uint64_t, const std::string& what) {
   throw CudaError(what + " needs a GPU: " + query_device().reason);
 }
 

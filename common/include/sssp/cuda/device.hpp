@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace sssp::cuda {
@@ -43,11 +44,19 @@ enum class DeviceCheck { kRunsKernels, kPresence };
 /// loop (as the labs time their runs), in microseconds. Negative without a GPU.
 [[nodiscard]] double measure_round_trip_us(int repetitions = 2000);
 
-/// Throws CudaError, naming `what`, the bytes needed and the bytes free, unless
-/// the device has `bytes` of free memory: a solver calls it before allocating,
-/// so a graph too large for the GPU fails with one clear message instead of
-/// at whichever buffer happens to be last.
-void require_free_memory(std::size_t bytes, const std::string& what);
+/// Bytes of `count` elements of T: the terms of a solver's footprint, e.g.
+/// `csr_device_bytes(g) + device_bytes<dist_t>(n)`. 64-bit, so no term wraps.
+template <typename T>
+[[nodiscard]] constexpr std::uint64_t device_bytes(std::uint64_t count) {
+  return count * sizeof(T);
+}
+
+/// Throws DeviceMemoryError, naming `what`, the bytes needed and the bytes
+/// free, unless the device has `bytes` of free memory (CudaError in a build
+/// without CUDA). Every GPU solver calls it with its whole footprint before it
+/// allocates anything, so a graph too large for the GPU fails with one clear
+/// message instead of at whichever buffer happens to be last.
+void require_free_memory(std::uint64_t bytes, const std::string& what);
 
 /// Device memory the course's DeviceBuffer allocations hold.
 struct MemoryStats {

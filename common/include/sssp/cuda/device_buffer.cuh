@@ -16,7 +16,7 @@
 namespace sssp::cuda {
 
 namespace detail {
-/// cudaMalloc that turns out-of-memory into a CudaError saying how much was
+/// cudaMalloc that turns out-of-memory into a DeviceMemoryError saying how much was
 /// asked for, for what, and how much the device has free.
 void* checked_malloc(std::size_t bytes, const char* what);
 }  // namespace detail

@@ -1,18 +1,32 @@
 /// @file
 /// @brief DeviceCsr and DeviceCoo: a graph copied to the GPU once, in the
-/// form a kernel wants, and the atomic the relaxation kernels share.
+/// form a kernel wants, its footprint for the memory check, and the atomics
+/// the relaxation kernels share.
 #pragma once
-
-#include <cuda/atomic>
 
 #include <cstdint>
 #include <vector>
 
+#include "sssp/cuda/atomics.cuh"
+#include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_buffer.cuh"
 #include "sssp/cuda/launch.cuh"
 #include "sssp/graph.hpp"
 
 namespace sssp::cuda {
+
+/// Device bytes a DeviceCsr of `graph` holds: the first term of a CSR
+/// solver's footprint for require_free_memory.
+[[nodiscard]] inline std::uint64_t csr_device_bytes(const CsrGraph& graph) {
+  return device_bytes<edge_t>(std::uint64_t{graph.num_vertices()} + 1) +
+         device_bytes<vertex_t>(graph.num_edges()) + device_bytes<weight_t>(graph.num_edges());
+}
+
+/// Device bytes a DeviceCoo of `graph` holds (`with_weights` as its constructor's).
+[[nodiscard]] inline std::uint64_t coo_device_bytes(const CsrGraph& graph, bool with_weights = true) {
+  return device_bytes<vertex_t>(2 * std::uint64_t{graph.num_edges()}) +
+         (with_weights ? device_bytes<weight_t>(graph.num_edges()) : 0);
+}
 
 /// A CSR graph in device memory (the three arrays of sssp::CsrGraph).
 /// Built once per graph; algorithms then run from many sources on it.
@@ -67,9 +81,7 @@ struct DeviceCoo {
 /// offers skip the atomic; a stale (larger) value would let them through (on
 /// an H100 plain loads made lab 07 twice as slow). Lab 09 offers straight to
 /// the atomic: there the read was a round trip on every winner's path.
-__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) {
-  return ::cuda::atomic_ref<const dist_t, ::cuda::thread_scope_device>(dist[v]).load(::cuda::memory_order_relaxed);
-}
+__device__ inline dist_t load_dist(const dist_t* dist, vertex_t v) { return load_relaxed(&dist[v]); }
 
 /// atomicMin on a distance. dist_t is std::uint64_t, which is `unsigned long`
 /// on LP64 systems, while CUDA's 64-bit atomicMin takes `unsigned long long`;

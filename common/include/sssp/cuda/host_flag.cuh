@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "sssp/cuda/device_buffer.cuh"
+#include "sssp/cuda/pinned_array.cuh"
 
 namespace sssp::cuda {
 
@@ -21,10 +22,7 @@ class DeviceWord {
   static_assert(std::is_trivially_copyable_v<T>, "DeviceWord holds a plain value");
 
  public:
-  DeviceWord() : device_(1, "loop word") { SSSP_CUDA_CHECK(cudaMallocHost(&host_, sizeof(T))); }
-  DeviceWord(const DeviceWord&) = delete;
-  DeviceWord& operator=(const DeviceWord&) = delete;
-  ~DeviceWord() { cudaFreeHost(host_); }
+  DeviceWord() : device_(1, "loop word"), host_(1, "loop word") {}
 
   /// The device copy that kernels write.
   [[nodiscard]] T* device() { return device_.data(); }
@@ -36,14 +34,14 @@ class DeviceWord {
   /// Copies the value to the host, waits for `stream`, and returns it: the
   /// round trip a host-driven loop pays each time it looks.
   [[nodiscard]] T read(cudaStream_t stream = nullptr) {
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_, device_.data(), sizeof(T), cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_.data(), device_.data(), sizeof(T), cudaMemcpyDeviceToHost, stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return *host_;
+    return host_[0];
   }
 
  private:
   DeviceBuffer<T> device_;
-  T* host_ = nullptr;
+  PinnedArray<T> host_;
 };
 
 /// The flag of a host loop: kernels set it to a non-zero value, the host

@@ -12,6 +12,18 @@
 /// And the grid is capped, so no graph size or block size (1 is legal) can ask
 /// for more than the 2^31 - 1 blocks a grid may have; a capped grid simply
 /// makes each thread take several items.
+///
+/// The same holds for a loop that strides over one vertex's arcs (a warp or
+/// tile per vertex):
+///
+///     for (std::uint64_t e = std::uint64_t{offsets[v]} + lane; e < end; e += lanes)
+///
+/// Its index is std::uint64_t, never edge_t, and so is the sum that starts it.
+/// Arc ids fit edge_t (the readers accept up to 2^32 - 1 arcs), but a lane's
+/// index passes the vertex's last arc by up to `lanes - 1` before the loop
+/// test fails, and in 32 bits that wraps to a small id (an arc of another
+/// vertex, relaxed again, for ever) when the vertex's arcs end within `lanes`
+/// of 2^32. A loop that steps by one (`++e`) stops at `end` and may keep edge_t.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,6 +33,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sssp/cuda/check.cuh"
 #include "sssp/errors.hpp"
 
 namespace sssp::cuda {
@@ -36,9 +49,7 @@ inline constexpr unsigned kMaxGridBlocks = 1u << 16;
 
 /// Throws InputError unless `block_size` is a legal number of threads per block (1 to 1024).
 inline void require_block_size(unsigned block_size) {
-  if (block_size == 0 || block_size > 1024) {
-    throw InputError("block size must be 1..1024 threads, got " + std::to_string(block_size));
-  }
+  require_option(block_size != 0 && block_size <= 1024, "block size", "1..1024 threads", block_size);
 }
 
 /// Blocks of `block_size` threads that give each of `n` items its own thread,
@@ -62,6 +73,30 @@ inline unsigned grid_for(std::uint64_t n, unsigned block_size) {
   require_block_size(block_size);
   const std::uint64_t blocks = (n + block_size - 1) / block_size;
   return static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, kMaxGridBlocks));
+}
+
+/// Blocks of `block_size` threads of `kernel` (with `dynamic_smem` bytes of
+/// dynamic shared memory each) that the current GPU holds at once: every SM
+/// full, as the occupancy calculator counts it. A grid of this size runs in
+/// one wave: a persistent kernel whose blocks wait on each other needs all of
+/// them resident, and a grid-stride kernel over small rounds gains nothing
+/// from more blocks, which would only queue behind the first wave. Throws
+/// InputError for an illegal block size, CudaError when not one block fits.
+template <typename Kernel>
+unsigned resident_grid(Kernel kernel, unsigned block_size, std::size_t dynamic_smem = 0) {
+  require_block_size(block_size);
+  int device = 0;
+  int multiprocessors = 0;
+  int blocks_per_multiprocessor = 0;
+  SSSP_CUDA_CHECK(cudaGetDevice(&device));
+  SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
+                                                                static_cast<int>(block_size), dynamic_smem));
+  if (blocks_per_multiprocessor == 0) {
+    throw CudaError("not one block of " + std::to_string(block_size) + " threads and " +
+                    std::to_string(dynamic_smem) + " bytes of dynamic shared memory fits on an SM");
+  }
+  return static_cast<unsigned>(multiprocessors) * static_cast<unsigned>(blocks_per_multiprocessor);
 }
 
 /// This thread's index in a one-dimensional grid, in 64 bits.

@@ -54,10 +54,11 @@
 
 #include "lab09.hpp"
 #include "policy.cuh"
+#include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/stream.cuh"
+#include "sssp/cuda/timed_run.cuh"
 #include "sssp/cuda/todo.cuh"
 #include "sssp/errors.hpp"
 
@@ -66,6 +67,7 @@ namespace {
 
 SSSP_DEVICE_TODO_STATE(9);
 
+using sssp::Counters;
 using sssp::edge_t;
 using sssp::weight_t;
 using sssp::cuda::DeviceBuffer;
@@ -1333,23 +1335,24 @@ AddsStats AddsSssp::last_stats() const {
 
 SsspResult AddsSssp::run(vertex_t source) {
   Impl& s = *impl_;
-  sssp::require_valid_source(source, s.n);
-  const sssp::cuda::DeviceTodo todo = device_todo();
-  todo.reset(s.stream.get());
+  sssp::require_valid_source(source, s.n);  // before reset() writes its distance
   s.reset(source);
   s.ran = true;
+  cudaStream_t stream = s.stream.get();
   Run r = s.arguments();
   void* args[] = {&r};
-  SsspResult result;
-  sssp::cuda::EventTimer timer;
-  timer.start(s.stream.get());
-  SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid), dim3(kBlock),
-                                              args, 0, s.stream.get()));
-  SSSP_CUDA_CHECK(cudaGetLastError());
-  timer.stop(s.stream.get());
-  result.device_ms = timer.elapsed_ms();
-  todo.check();  // an unfinished task stops the manager: say which
-  const Control c = s.control.to_host(s.stream.get()).front();
+  SsspResult result = sssp::cuda::timed_run<dist_t>(
+      device_todo(), source, s.n,
+      [&](Counters& work) -> auto& {
+        SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid),
+                                                    dim3(kBlock), args, 0, stream));
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        return s.dist;
+      },
+      stream);
+  // An unfinished task, which also stops the manager, has thrown in timed_run: an error left is the run's own.
+  const Control c = s.control.to_host(stream).front();
   if (c.error == kPoolExhausted) {
     throw sssp::AlgorithmError("ADDS: the queue's page pool (" + std::to_string(s.pages) + " pages of " +
                                std::to_string(kPage) + " slots) ran out; the run stopped instead of dropping work (" +
@@ -1368,13 +1371,11 @@ SsspResult AddsSssp::run(vertex_t source) {
                                "); a smaller delta spreads the pushes over more buckets");
   }
   if (c.error != kNoError) throw sssp::AlgorithmError("ADDS: the run stopped with error " + std::to_string(c.error));
-  const Work w = s.work.to_host(s.stream.get()).front();
-  result.values = s.dist.to_host(s.stream.get());
+  const Work w = s.work.to_host(stream).front();
   result.counters.iterations = c.passes;
   result.counters.vertices_processed = w.expansions;
   result.counters.edges_relaxed = w.arcs;
-  result.counters.kernel_launches = 1;
-  result.counters.host_syncs = 1;
+  result.counters.host_syncs = 1;  // the wait for the run's end
   return result;
 }
 

@@ -255,8 +255,9 @@ __device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsign
 // kSubLists equal ranges of distance, each with its own part of the slots, and
 // warps pop from the nearest part that holds items: an item improved again
 // while it waits is then more often expanded once, at the better distance
-// (about 30 % less work on road graphs). A slot is used once per chunk,
-// so a popped slot is never overwritten while its reader waits for it.
+// (the work it saves: "Parts by distance" in docs/design/lab09-adds.md). A
+// slot is used once per chunk, so a popped slot is never overwritten while
+// its reader waits for it.
 constexpr vertex_t kUnwritten = 0xFFFFFFFFu;  // a slot reserved but not yet written
 struct LocalList {
   vertex_t* items;   // kSubLists parts of `part` slots each, kUnwritten until written
@@ -511,7 +512,8 @@ __device__ void expand_local(const Run& r, const Chunk& c, const LocalList& loca
       }
       if (r.offsets[v + 1] - r.offsets[v] > kBlockDegree) {
         // A hub: published unclaimed, so that an idle block expands it now,
-        // instead of this block once its list is drained (twice the work on R-MAT).
+        // instead of this block once its list is drained (which cost R-MAT
+        // work and time: the handout's numbers).
         publish(r, v, bucket_of(load_dist(r.dist, v), c.head_lo, c.delta, c.head, r.buckets_used));
       } else {
         it = claim_counted(r, v, true, work);

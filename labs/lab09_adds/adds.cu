@@ -594,12 +594,8 @@ __device__ __noinline__ void worker(const Run& r, unsigned id, WorkerStorage& st
     const Control& control = *r.control;
     const Chunk c{load_relaxed(&control.head_lo), load_relaxed(&control.delta), load_relaxed(&control.head), b,
                   r.local_items > 0 ? b : kBuckets};
-    const LocalList local{storage.local,
-                          storage.pushed,
-                          storage.popped,
-                          &storage.full,
-                          (r.local_items + kSubLists - 1) / kSubLists,
-                          bucket_start(c, b),
+    const LocalList local{storage.local, storage.pushed, storage.popped, &storage.full,
+                          (r.local_items + kSubLists - 1) / kSubLists, bucket_start(c, b),
                           max(dist_t{1}, c.delta / kSubLists)};
     const vertex_t* items = r.pool + std::uint64_t{page} * kPage + chunk.start % kPage;
     ChunkWork work{};

@@ -853,10 +853,10 @@ __device__ __forceinline__ unsigned list_idle_workers(ManagerStorage& storage, u
 }
 
 // Plans chunks of bucket b's written slots, from `read` up to
-// readable_end() (task 3), for the idle workers storage.idle[*used,
-// idle_total): chunks of a power of two up to kBlock slots, sized so the
-// slots go round, and aligned, so that a chunk never crosses a page.
-// Returns the bucket's new read end.
+// readable_end() (task 3), for the idle workers storage.idle[used,
+// idle_total), advancing `used`: chunks of a power of two up to kBlock
+// slots, sized to share the slots among those workers, and aligned, so that
+// a chunk never crosses a page. Returns the bucket's new read end.
 __device__ __forceinline__ unsigned plan_bucket(const Run& r, ManagerStorage& storage, unsigned lane, unsigned b,
                                                 unsigned read, unsigned mapped_end, unsigned resv, unsigned idle_total,
                                                 unsigned& used) {

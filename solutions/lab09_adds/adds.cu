@@ -54,10 +54,11 @@
 
 #include "lab09.hpp"
 #include "policy.cuh"
+#include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
-#include "sssp/cuda/event_timer.cuh"
 #include "sssp/cuda/stream.cuh"
+#include "sssp/cuda/timed_run.cuh"
 #include "sssp/cuda/todo.cuh"
 #include "sssp/errors.hpp"
 
@@ -66,6 +67,7 @@ namespace {
 
 SSSP_DEVICE_TODO_STATE(9);
 
+using sssp::Counters;
 using sssp::edge_t;
 using sssp::weight_t;
 using sssp::cuda::DeviceBuffer;
@@ -88,6 +90,29 @@ constexpr unsigned kSwitchesPerDecision = 8;
 constexpr dist_t kDynamicRange = 16;      // a dynamic delta stays within [delta / 16, delta x 16]
 constexpr unsigned long long kIdle = 0;   // assignment word: nothing to do
 constexpr unsigned long long kExit = 2;   // assignment word: leave (an even value, never a chunk)
+
+// A chunk of a bucket, as one 64-bit assignment word: the manager writes it
+// with one store and a worker reads it with one load. Bit 0 is set, so that
+// no chunk reads as kIdle or kExit.
+struct Assignment {
+  unsigned bucket;  // below kBuckets: bits 1 to 7
+  unsigned start;   // the chunk's first slot in the bucket: bits 32 to 63
+  unsigned count;   // its slots, at most kBlock: bits 8 to 31
+};
+static_assert(kBuckets <= 128 && (kBuckets & (kBuckets - 1)) == 0 && kBlock < (1u << 24),
+              "a chunk's bucket (masked with kBuckets - 1) and count fit their bits");
+
+// The word for chunk `a`.
+__host__ __device__ constexpr unsigned long long encode_assignment(const Assignment& a) {
+  return (static_cast<unsigned long long>(a.start) << 32) | (static_cast<unsigned long long>(a.count) << 8) |
+         (a.bucket << 1) | 1ull;
+}
+
+// The chunk of a word that is neither kIdle nor kExit.
+__host__ __device__ constexpr Assignment decode_assignment(unsigned long long word) {
+  return Assignment{static_cast<unsigned>(word >> 1) & (kBuckets - 1), static_cast<unsigned>(word >> 32),
+                    static_cast<unsigned>(word >> 8) & 0xFFFFFF};
+}
 
 // Why the manager stopped early (Control::error).
 enum RunError : unsigned { kNoError = 0, kPoolExhausted = 1, kStalled = 2, kUnfinishedTask = 3, kCounterLimit = 4 };
@@ -153,7 +178,7 @@ struct Run {
   unsigned pages;
   unsigned free_top;    // free pages at the start
   // manager and workers
-  unsigned long long* assignment;  // per worker: kIdle, kExit, or start << 32 | count << 8 | bucket << 1 | 1
+  unsigned long long* assignment;  // per worker: kIdle, kExit, or encode_assignment(a chunk)
   unsigned* idle_map;              // bit w: worker w is idle and its word is kIdle
   unsigned workers;
   Control* control;
@@ -276,8 +301,9 @@ __device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsign
 // kSubLists equal ranges of distance, each with its own part of the slots, and
 // warps pop from the nearest part that holds items: an item improved again
 // while it waits is then more often expanded once, at the better distance
-// (about 30 % less work on road graphs). A slot is used once per chunk,
-// so a popped slot is never overwritten while its reader waits for it.
+// (the work it saves: "Parts by distance" in docs/design/lab09-adds.md). A
+// slot is used once per chunk, so a popped slot is never overwritten while
+// its reader waits for it.
 constexpr vertex_t kUnwritten = 0xFFFFFFFFu;  // a slot reserved but not yet written
 struct LocalList {
   vertex_t* items;   // kSubLists parts of `part` slots each, kUnwritten until written
@@ -542,7 +568,8 @@ __device__ void expand_local(const Run& r, const Chunk& c, const LocalList& loca
       }
       if (r.offsets[v + 1] - r.offsets[v] > kBlockDegree) {
         // A hub: published unclaimed, so that an idle block expands it now,
-        // instead of this block once its list is drained (twice the work on R-MAT).
+        // instead of this block once its list is drained (which cost R-MAT
+        // work and time: the handout's numbers).
         publish(r, v, bucket_of(load_dist(r.dist, v), c.head_lo, c.delta, c.head, r.buckets_used));
       } else {
         it = claim_counted(r, v, true, work);
@@ -573,18 +600,24 @@ __device__ void add_work(Work* total, const ChunkWork& mine) {
   }
 }
 
+// A worker block's shared memory.
+struct WorkerStorage {
+  vertex_t local[kLocal];                         // LocalList::items
+  Hub hubs[kHubs];                                // HubList::items
+  unsigned long long word;                        // this chunk's assignment word, as thread 0 read it
+  unsigned pushed[kSubLists], popped[kSubLists];  // LocalList::pushed and popped
+  unsigned full;                                  // LocalList::full
+  unsigned expanded;                              // expand_local's count of expanded slots
+  unsigned hub_count;                             // HubList::count
+};
+
 // A worker block: waits for a chunk, expands it and the same-bucket
 // improvements it leads to (up to local_items of them in its own list),
 // publishes the rest, reports the chunk complete, and goes idle again; until
 // told to leave.
-__device__ __noinline__ void worker(const Run& r, unsigned id) {
-  __shared__ unsigned long long s_word;
-  __shared__ vertex_t s_local[kLocal];
-  __shared__ unsigned s_pushed[kSubLists], s_popped[kSubLists], s_full, s_expanded;
-  __shared__ Hub s_hubs[kHubs];
-  __shared__ unsigned s_hub_count;
-  const HubList hubs{s_hubs, &s_hub_count};
-  for (unsigned i = threadIdx.x; i < kLocal; i += blockDim.x) s_local[i] = kUnwritten;
+__device__ __noinline__ void worker(const Run& r, unsigned id, WorkerStorage& storage) {
+  const HubList hubs{storage.hubs, &storage.hub_count};
+  for (unsigned i = threadIdx.x; i < kLocal; i += blockDim.x) storage.local[i] = kUnwritten;
   while (true) {
     if (threadIdx.x == 0) {
       // One thread polls, backing off, so that idle blocks do not flood the
@@ -602,42 +635,42 @@ __device__ __noinline__ void worker(const Run& r, unsigned id) {
         ns = min(2 * ns, 256u);
       }
       cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-      s_word = word;
-      for (unsigned part = 0; part < kSubLists; ++part) s_pushed[part] = s_popped[part] = 0;
-      s_full = 0;
-      s_expanded = 0;
-      s_hub_count = 0;
+      storage.word = word;
+      for (unsigned part = 0; part < kSubLists; ++part) storage.pushed[part] = storage.popped[part] = 0;
+      storage.full = 0;
+      storage.expanded = 0;
+      storage.hub_count = 0;
     }
     __syncthreads();
-    const unsigned long long word = s_word;
+    const unsigned long long word = storage.word;
     if (word == kExit) break;
-    const unsigned b = static_cast<unsigned>(word >> 1) & (kBuckets - 1);
-    const unsigned count = static_cast<unsigned>(word >> 8) & 0xFFFFFF;
-    const unsigned start = static_cast<unsigned>(word >> 32);
-    const unsigned page = page_of(r, b, start);  // a chunk never crosses a page
+    const Assignment chunk = decode_assignment(word);
+    const unsigned b = chunk.bucket;
+    const unsigned page = page_of(r, b, chunk.start);  // a chunk never crosses a page
     const Control& control = *r.control;
     const Chunk c{load_relaxed(&control.head_lo), load_relaxed(&control.delta), load_relaxed(&control.head), b,
                   r.local_items > 0 ? b : kBuckets};
-    const LocalList local{s_local, s_pushed, s_popped, &s_full, (r.local_items + kSubLists - 1) / kSubLists,
-                          bucket_start(c, b), max(dist_t{1}, c.delta / kSubLists)};
-    const vertex_t* items = r.pool + std::uint64_t{page} * kPage + start % kPage;
+    const LocalList local{storage.local, storage.pushed, storage.popped, &storage.full,
+                          (r.local_items + kSubLists - 1) / kSubLists, bucket_start(c, b),
+                          max(dist_t{1}, c.delta / kSubLists)};
+    const vertex_t* items = r.pool + std::uint64_t{page} * kPage + chunk.start % kPage;
     ChunkWork work{};
-    expand(r, c, local, hubs, count, [&](unsigned i) { return __ldcg(&items[i]); }, work);
+    expand(r, c, local, hubs, chunk.count, [&](unsigned i) { return __ldcg(&items[i]); }, work);
     __syncthreads();  // the hubs set aside seen by every thread
     expand_hubs(r, c, local, hubs);  // their improvements join the list
     // Same-bucket improvements continue here, without a trip through the manager.
-    expand_local(r, c, local, &s_expanded, work);
+    expand_local(r, c, local, &storage.expanded, work);
     __syncthreads();  // every warp back: the list is drained, nothing pushes any more
     for (unsigned part = 0; part < kSubLists; ++part) {  // the used slots back to unwritten, for the next chunk
-      const unsigned used = min(s_pushed[part], local.part);
-      for (unsigned i = threadIdx.x; i < used; i += blockDim.x) s_local[part * local.part + i] = kUnwritten;
+      const unsigned used = min(storage.pushed[part], local.part);
+      for (unsigned i = threadIdx.x; i < used; i += blockDim.x) storage.local[part * local.part + i] = kUnwritten;
     }
     add_work(r.work, work);
     __syncthreads();
     if (threadIdx.x == 0) {
       __threadfence();  // every push of this block (reserved in resv) before the chunk counts as complete
-      atomicAdd(&r.buckets[b].cwc, count);
-      atomicAdd(&r.page_done[page], count);
+      atomicAdd(&r.buckets[b].cwc, chunk.count);
+      atomicAdd(&r.page_done[page], chunk.count);
       store_relaxed(&r.assignment[id], kIdle);
       __threadfence();  // the word is kIdle before the manager can see the idle bit
       atomicOr(&r.idle_map[id / 32], 1u << (id % 32));
@@ -652,209 +685,386 @@ __device__ unsigned long long now_ns() {
   return t;
 }
 
-// The manager: one warp, lane L keeps bucket L's read, mapped and freed ends
-// in registers and owns idle bits 32L..32L+31. Each pass: takes back the
-// workers that came back, frees and maps pages, hands chunks of the open
-// buckets to idle workers, retires empty head buckets (moving delta every
-// few), and stops after two quiet passes, an error, or an unfinished task.
-__device__ __noinline__ void manager(const Run& r) {
-  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const unsigned lane = warp.thread_rank();
-  const auto sum = [&](unsigned x) { return cg::reduce(warp, x, cg::plus<unsigned>()); };
-  __shared__ unsigned free_top;
-  __shared__ unsigned idle[kMaxWorkers];
-  __shared__ unsigned held[kMaxWorkers];  // items assigned to each worker
-  __shared__ unsigned long long plan[kMaxWorkers];
-  __shared__ unsigned assigned_bits[32];
-  if (lane == 0) free_top = r.free_top;
-  for (unsigned w = lane; w < kMaxWorkers; w += 32) held[w] = 0;
-  Control& c = *r.control;
-  unsigned my_read = 0, my_freed = 0, my_mapped = lane == 0 ? kPage : 0;  // the host mapped bucket 0's first page
-  unsigned head = 0, quiet = 0, inflight = 0, idle_total = 0;
-  unsigned long long switches = 0, pass = 0;
-  unsigned long long seen_expansions = 0, seen_repeats = 0;
-  dist_t head_lo = 0, delta = c.delta;
-  unsigned long long progress_mark = 0, progress_at = now_ns();
-  __syncwarp();
-  while (true) {
-    ++pass;
-    if (load_relaxed(&sssp_device_todo_task) != 0 && lane == 0) store_relaxed(&c.error, unsigned{kUnfinishedTask});
-    // Completions, then (after the fence, so that every push of a worker seen
-    // complete is counted) reservations.
-    const unsigned idle_bits = load_relaxed(&r.idle_map[lane]);
-    const unsigned cwc = load_relaxed(&r.buckets[lane].cwc);
-    __threadfence();
-    const unsigned resv = load_relaxed(&r.buckets[lane].resv);
-    if (resv > kMaxReservations) store_relaxed(&c.error, unsigned{kCounterLimit});
-    for (unsigned bits = idle_bits; bits != 0; bits &= bits - 1) {
-      const unsigned w = lane * 32 + __ffs(bits) - 1;
-      inflight -= held[w];
-      held[w] = 0;
-    }
-    // Pages: return wholly expanded pages below read to the pool, then map
-    // kAheadPages past the reservations.
-    while (my_freed + kPage <= my_read) {
-      const unsigned page = page_of(r, lane, my_freed);
-      if (load_relaxed(&r.page_done[page]) != kPage) break;
-      for (unsigned s = 0; s < kSegmentsPerPage; ++s) r.wcc[std::uint64_t{page} * kSegmentsPerPage + s] = 0;
-      r.page_done[page] = 0;
-      r.free_pages[atomicAdd(&free_top, 1u)] = page;
-      my_freed += kPage;
-    }
-    __syncwarp();
-    bool grew = false;
-    while (my_mapped < resv + kAheadPages * kPage) {
-      const unsigned top = atomicSub(&free_top, 1u);
-      if (top == 0 || top > r.pages) {  // empty (the subtraction wrapped): give up, loudly
-        atomicAdd(&free_top, 1u);
-        store_relaxed(&c.error, unsigned{kPoolExhausted});
-        break;
-      }
-      r.ring[std::uint64_t{lane} * r.pages + (my_mapped / kPage) % r.pages] = r.free_pages[top - 1];
-      my_mapped += kPage;
-      grew = true;
-    }
-    if (grew) {
-      __threadfence();  // the ring entries before the new end
-      store_release(&r.mapped[lane], my_mapped);
-    }
-    // The watchdog: progress is any change in what was reserved, completed or handed out.
-    if (r.watchdog_ns != 0) {
-      const unsigned long long mark = sum(resv + cwc + my_read + __popc(idle_bits));
-      const unsigned long long t = now_ns();
-      if (mark != progress_mark) {
-        progress_mark = mark;
-        progress_at = t;
-      } else if (t - progress_at > r.watchdog_ns && lane == 0) {
-        c.stalled_ms = (t - progress_at) / 1000000;
-        store_relaxed(&c.error, unsigned{kStalled});
-      }
-    }
-    if (__any_sync(0xFFFFFFFF, stopped(r))) break;
-    // The idle workers, in a list: lane L's are 32L + its set bits.
-    const unsigned my_idle = __popc(idle_bits);
-    unsigned before = my_idle;
-    for (unsigned d = 1; d < 32; d *= 2) {
-      const unsigned x = __shfl_up_sync(0xFFFFFFFF, before, d);
-      if (lane >= d) before += x;
-    }
-    idle_total = __shfl_sync(0xFFFFFFFF, before, 31);
-    before -= my_idle;
-    for (unsigned bits = idle_bits, k = before; bits != 0; bits &= bits - 1) idle[k++] = lane * 32 + __ffs(bits) - 1;
-    assigned_bits[lane] = 0;
-    __syncwarp();
-    // Plan: chunks of the open buckets, head first, shared out among the idle
-    // workers (chunks of a power of two up to kBlock, aligned so that a chunk
-    // never crosses a page).
-    unsigned used = 0;
-    unsigned open_used = 0;
-    for (unsigned k = 0; k < r.max_open && used < idle_total; ++k) {
-      const unsigned b = (head + k) % kBuckets;
-      unsigned at = __shfl_sync(0xFFFFFFFF, my_read, b);
-      const unsigned b_mapped = __shfl_sync(0xFFFFFFFF, my_mapped, b);
-      const unsigned b_resv = __shfl_sync(0xFFFFFFFF, resv, b);
-      bool any = false;
-      while (used < idle_total) {
-        const unsigned end = readable_end(r, b, at, b_mapped, b_resv);
-        if (end <= at) break;
-        any = true;
-        const unsigned left = idle_total - used;
-        const unsigned share = (end - at + left - 1) / left;
-        unsigned size = 1;
-        while (size < share && size < kBlock) size *= 2;
-        const unsigned aligned = at & ~(size - 1);
-        const unsigned chunks = min(left, (end - aligned + size - 1) / size);
-        for (unsigned j = lane; j < chunks; j += 32) {
-          const unsigned chunk_start = max(at, aligned + j * size);
-          const unsigned chunk_end = min(end, aligned + (j + 1) * size);
-          const unsigned w = idle[used + j];
-          plan[used + j] = (static_cast<unsigned long long>(chunk_start) << 32) |
-                           (static_cast<unsigned long long>(chunk_end - chunk_start) << 8) | (b << 1) | 1ull;
-          held[w] = chunk_end - chunk_start;
-          atomicOr(&assigned_bits[w / 32], 1u << (w % 32));
-        }
-        at = min(end, aligned + chunks * size);
-        used += chunks;
-      }
-      if (lane == b) my_read = at;
-      if (any) open_used = k + 1;
-    }
-    __syncwarp();
-    // Clear the assigned workers' idle bits before their words change: a
-    // worker sets its bit again only after it has finished the new chunk.
-    if (assigned_bits[lane] != 0) atomicAnd(&r.idle_map[lane], ~assigned_bits[lane]);
-    __threadfence();
-    for (unsigned j = lane; j < used; j += 32) {
-      const unsigned w = idle[j];
-      store_relaxed(&r.assignment[w], plan[j]);
-      inflight += held[w];
-    }
-    const unsigned held_total = sum(inflight);
-    // Retire empty head buckets while another bucket has work (cwc was read before resv).
-    const bool empty = my_read == resv && cwc == resv;
-    const unsigned empties = __ballot_sync(0xFFFFFFFF, empty);
-    for (unsigned rot = 0; rot < kBuckets && ((empties >> head) & 1) && empties != 0xFFFFFFFF; ++rot) {
-      head = (head + 1) % kBuckets;
-      head_lo += delta;
-      ++switches;
-      if (r.dynamic_delta && switches % kSwitchesPerDecision == 0) {
-        const unsigned last = (head + r.buckets_used - 1) % kBuckets;
-        // The scan may hand out slots reserved after this pass loaded resv.
-        const unsigned my_waiting = resv > my_read ? resv - my_read : 0;
-        const unsigned waiting = sum(my_waiting);
-        const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, my_waiting, last);
-        const unsigned long long expansions = load_relaxed(&r.work->expansions);
-        const unsigned long long repeats = load_relaxed(&r.work->repeats);
-        DeltaSignal signal;
-        signal.delta = delta;
-        signal.utilisation = held_total * r.average_degree / (static_cast<double>(r.workers) * kBlock);
-        signal.tail_share = waiting == 0 ? 0.0 : static_cast<double>(last_waiting) / waiting;
-        signal.repeat_share = expansions == seen_expansions ? 0.0
-                                                            : static_cast<double>(repeats - seen_repeats) /
-                                                                  static_cast<double>(expansions - seen_expansions);
-        seen_expansions = expansions;
-        seen_repeats = repeats;
-        delta = next_delta(signal, r.bounds);
-        if (lane == 0) {
-          const unsigned t = atomicAdd(r.trace_count, 1u);
-          if (t < kTrace) r.trace[t] = TraceEntry{pass, signal, delta, held_total, open_used};
-        }
-      }
-    }
-    if (lane == 0) {
-      store_relaxed(&c.head_lo, head_lo);
-      store_relaxed(&c.delta, delta);
-      store_relaxed(&c.head, head);
-    }
-    // Done: every worker idle and none assigned now, every bucket handed out; twice.
-    quiet = (idle_total == r.workers && used == 0 && __all_sync(0xFFFFFFFF, resv == my_read)) ? quiet + 1 : 0;
-    if (quiet >= 2) break;
+// The manager's warp: lane L keeps bucket L's ends in registers and owns
+// idle bits 32L..32L+31 (kMaxWorkers workers in all). The functions below are
+// the steps of its pass, in order; each is called by the whole warp.
+
+// The manager's shared memory (block 0).
+struct ManagerStorage {
+  unsigned long long plan[kMaxWorkers];  // this pass: the assignment word for idle[j]
+  unsigned idle[kMaxWorkers];            // this pass: the idle workers, lane L's after those of the lanes below
+  unsigned held[kMaxWorkers];            // per worker: the items of its chunk in flight (0: none)
+  unsigned assigned_bits[32];            // this pass: the workers given a chunk, as idle-map words
+  unsigned free_top;                     // free pages: r.free_pages[0, free_top)
+};
+
+// Lane L's ends of bucket L, in slots, kept from pass to pass:
+// freed <= read <= mapped.
+struct LaneBucket {
+  unsigned read;    // handed out (written to Bucket::read only at the end, for the host)
+  unsigned freed;   // the pages below it are back in the pool
+  unsigned mapped;  // the pages below it are mapped (the value of r.mapped[L])
+};
+
+// What one pass loads of the workers' counters, lane L's.
+struct PassCounts {
+  unsigned idle_bits;  // bit i: worker 32L + i is idle, its word kIdle
+  unsigned cwc;        // bucket L's completed slots, loaded before resv
+  unsigned resv;       // bucket L's reserved slots
+};
+
+// Where the queue stands, the same in every lane (the workers read it from
+// Control).
+struct QueuePosition {
+  unsigned head;                // the head bucket
+  dist_t head_lo;               // its first distance
+  dist_t delta;                 // every bucket's width
+  unsigned long long switches;  // head switches so far
+};
+
+// Work's counters at the delta controller's last decision.
+struct DeltaHistory {
+  unsigned long long expansions;
+  unsigned long long repeats;
+};
+
+// The watchdog's last sign of progress and when it changed.
+struct Watchdog {
+  unsigned long long mark;
+  unsigned long long at;
+};
+
+// This pass's plan: storage.plan[j] goes to worker storage.idle[j], j < used.
+struct Plan {
+  unsigned used;       // idle workers given a chunk
+  unsigned open_used;  // buckets from the head that had readable slots (for the trace)
+};
+
+// The sum of x over the warp, in every lane.
+__device__ __forceinline__ unsigned warp_sum(const cg::thread_block_tile<32>& warp, unsigned x) {
+  return cg::reduce(warp, x, cg::plus<unsigned>());
+}
+
+// A device TODO ran: a task's placeholder did nothing, so the run can never
+// be right. Stop it, so that the host reports which task.
+__device__ __forceinline__ void stop_if_a_task_is_unfinished(const Run& r, unsigned lane) {
+  if (load_relaxed(&sssp_device_todo_task) != 0 && lane == 0) {
+    store_relaxed(&r.control->error, unsigned{kUnfinishedTask});
   }
+}
+
+// Loads completions, then (after the fence) reservations: a worker counts a
+// chunk complete only after its pushes are reserved, so every push of a
+// chunk seen complete is in `resv`, which retiring the head relies on. Stops
+// the run before a bucket's 32-bit counters could wrap.
+__device__ __forceinline__ PassCounts load_counts(const Run& r, unsigned lane) {
+  PassCounts n;
+  n.idle_bits = load_relaxed(&r.idle_map[lane]);
+  n.cwc = load_relaxed(&r.buckets[lane].cwc);
+  __threadfence();
+  n.resv = load_relaxed(&r.buckets[lane].resv);
+  if (n.resv > kMaxReservations) store_relaxed(&r.control->error, unsigned{kCounterLimit});
+  return n;
+}
+
+// Workers whose idle bit is set have completed their chunks: their items
+// leave `inflight`, lane L's share of the items the workers hold.
+__device__ __forceinline__ void take_back_idle_workers(ManagerStorage& storage, unsigned lane, unsigned idle_bits,
+                                                       unsigned& inflight) {
+  for (unsigned bits = idle_bits; bits != 0; bits &= bits - 1) {
+    const unsigned w = lane * 32 + __ffs(bits) - 1;
+    inflight -= storage.held[w];
+    storage.held[w] = 0;
+  }
+}
+
+// Returns bucket L's pages below `read` to the pool, oldest first, once
+// every slot of a page is expanded (page_done): no worker reads a page after
+// it is reused. Its counters are zeroed for its next bucket.
+__device__ __forceinline__ void free_expanded_pages(const Run& r, ManagerStorage& storage, unsigned lane,
+                                                    LaneBucket& own) {
+  while (own.freed + kPage <= own.read) {
+    const unsigned page = page_of(r, lane, own.freed);
+    if (load_relaxed(&r.page_done[page]) != kPage) break;
+    for (unsigned s = 0; s < kSegmentsPerPage; ++s) r.wcc[std::uint64_t{page} * kSegmentsPerPage + s] = 0;
+    r.page_done[page] = 0;
+    r.free_pages[atomicAdd(&storage.free_top, 1u)] = page;
+    own.freed += kPage;
+  }
+}
+
+// Keeps bucket L mapped kAheadPages past its reservations, so that a
+// publisher seldom waits for its slot's page; the ring entries are fenced
+// before the new end is released to publish(). An empty pool stops the run:
+// going on would drop work.
+__device__ __forceinline__ void map_pages_ahead(const Run& r, ManagerStorage& storage, unsigned lane, LaneBucket& own,
+                                                unsigned resv) {
+  bool grew = false;
+  while (own.mapped < resv + kAheadPages * kPage) {
+    const unsigned top = atomicSub(&storage.free_top, 1u);
+    if (top == 0 || top > r.pages) {  // empty (the subtraction wrapped): give up, loudly
+      atomicAdd(&storage.free_top, 1u);
+      store_relaxed(&r.control->error, unsigned{kPoolExhausted});
+      break;
+    }
+    r.ring[std::uint64_t{lane} * r.pages + (own.mapped / kPage) % r.pages] = r.free_pages[top - 1];
+    own.mapped += kPage;
+    grew = true;
+  }
+  if (grew) {
+    __threadfence();  // the ring entries before the new end
+    store_release(&r.mapped[lane], own.mapped);
+  }
+}
+
+// The watchdog: stops the run once nothing was reserved, completed, handed
+// out or came back idle for r.watchdog_ns (0: never).
+__device__ __forceinline__ void watch_progress(const Run& r, const cg::thread_block_tile<32>& warp, unsigned lane,
+                                               const PassCounts& n, unsigned read, Watchdog& dog) {
+  if (r.watchdog_ns == 0) return;
+  const unsigned long long mark = warp_sum(warp, n.resv + n.cwc + read + __popc(n.idle_bits));
+  const unsigned long long t = now_ns();
+  if (mark != dog.mark) {
+    dog.mark = mark;
+    dog.at = t;
+  } else if (t - dog.at > r.watchdog_ns && lane == 0) {
+    r.control->stalled_ms = (t - dog.at) / 1000000;
+    store_relaxed(&r.control->error, unsigned{kStalled});
+  }
+}
+
+// Lists the idle workers in storage.idle (lane L's: 32L + its set bits,
+// after the lanes below, by a prefix sum) and clears this pass's assigned
+// bits. Returns how many are idle, in every lane.
+__device__ __forceinline__ unsigned list_idle_workers(ManagerStorage& storage, unsigned lane, unsigned idle_bits) {
+  const unsigned mine = __popc(idle_bits);
+  unsigned before = mine;
+  for (unsigned d = 1; d < 32; d *= 2) {
+    const unsigned x = __shfl_up_sync(0xFFFFFFFF, before, d);
+    if (lane >= d) before += x;
+  }
+  const unsigned total = __shfl_sync(0xFFFFFFFF, before, 31);
+  before -= mine;
+  for (unsigned bits = idle_bits, k = before; bits != 0; bits &= bits - 1) {
+    storage.idle[k++] = lane * 32 + __ffs(bits) - 1;
+  }
+  storage.assigned_bits[lane] = 0;
+  return total;
+}
+
+// Plans chunks of bucket b's written slots, from `read` up to
+// readable_end() (task 3), for the idle workers storage.idle[used,
+// idle_total), advancing `used`: chunks of a power of two up to kBlock
+// slots, sized to share the slots among those workers, and aligned, so that
+// a chunk never crosses a page. Returns the bucket's new read end.
+__device__ __forceinline__ unsigned plan_bucket(const Run& r, ManagerStorage& storage, unsigned lane, unsigned b,
+                                                unsigned read, unsigned mapped_end, unsigned resv, unsigned idle_total,
+                                                unsigned& used) {
+  unsigned at = read;
+  while (used < idle_total) {
+    const unsigned end = readable_end(r, b, at, mapped_end, resv);
+    if (end <= at) break;
+    const unsigned left = idle_total - used;
+    const unsigned share = (end - at + left - 1) / left;
+    unsigned size = 1;
+    while (size < share && size < kBlock) size *= 2;
+    const unsigned aligned = at & ~(size - 1);
+    const unsigned chunks = min(left, (end - aligned + size - 1) / size);
+    for (unsigned j = lane; j < chunks; j += 32) {
+      const unsigned chunk_start = max(at, aligned + j * size);
+      const unsigned chunk_end = min(end, aligned + (j + 1) * size);
+      const unsigned w = storage.idle[used + j];
+      storage.plan[used + j] = encode_assignment(Assignment{b, chunk_start, chunk_end - chunk_start});
+      storage.held[w] = chunk_end - chunk_start;
+      atomicOr(&storage.assigned_bits[w / 32], 1u << (w % 32));
+    }
+    at = min(end, aligned + chunks * size);
+    used += chunks;
+  }
+  return at;
+}
+
+// Shares the open buckets (the first r.max_open from the head) among the
+// idle workers, the head first, and moves each bucket's read end (lane b's
+// own.read) past what it planned.
+__device__ __forceinline__ Plan plan_assignments(const Run& r, ManagerStorage& storage, unsigned lane, unsigned head,
+                                                 unsigned idle_total, unsigned resv, LaneBucket& own) {
+  Plan plan{0, 0};
+  for (unsigned k = 0; k < r.max_open && plan.used < idle_total; ++k) {
+    const unsigned b = (head + k) % kBuckets;
+    const unsigned read = __shfl_sync(0xFFFFFFFF, own.read, b);
+    const unsigned b_mapped = __shfl_sync(0xFFFFFFFF, own.mapped, b);
+    const unsigned b_resv = __shfl_sync(0xFFFFFFFF, resv, b);
+    const unsigned at = plan_bucket(r, storage, lane, b, read, b_mapped, b_resv, idle_total, plan.used);
+    if (lane == b) own.read = at;
+    if (at != read) plan.open_used = k + 1;
+  }
+  return plan;
+}
+
+// Hands the planned chunks out. The workers' idle bits are cleared before
+// their words change, with a fence between: a worker sets its bit again
+// only once it has finished the new chunk and written kIdle, so a set bit
+// always means "idle, and my word is kIdle". Their items join `inflight`.
+__device__ __forceinline__ void hand_out(const Run& r, const ManagerStorage& storage, unsigned lane, unsigned used,
+                                         unsigned& inflight) {
+  if (storage.assigned_bits[lane] != 0) atomicAnd(&r.idle_map[lane], ~storage.assigned_bits[lane]);
+  __threadfence();
+  for (unsigned j = lane; j < used; j += 32) {
+    const unsigned w = storage.idle[j];
+    store_relaxed(&r.assignment[w], storage.plan[j]);
+    inflight += storage.held[w];
+  }
+}
+
+// The dynamic delta's decision (task 5) on this pass's signal: how busy the
+// workers are (`held_total` items), how much of the waiting work is in the
+// last bucket, and how many expansions since the last decision were
+// repeats. Lane 0 adds it to the trace. Returns the new delta in every lane.
+__device__ __forceinline__ dist_t adapt_delta(const Run& r, const cg::thread_block_tile<32>& warp, unsigned lane,
+                                              const QueuePosition& position, const PassCounts& n, unsigned read,
+                                              unsigned held_total, unsigned open_used, unsigned long long pass,
+                                              DeltaHistory& seen) {
+  const unsigned last = (position.head + r.buckets_used - 1) % kBuckets;
+  // The scan may hand out slots reserved after this pass loaded resv.
+  const unsigned my_waiting = n.resv > read ? n.resv - read : 0;
+  const unsigned waiting = warp_sum(warp, my_waiting);
+  const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, my_waiting, last);
+  const unsigned long long expansions = load_relaxed(&r.work->expansions);
+  const unsigned long long repeats = load_relaxed(&r.work->repeats);
+  DeltaSignal signal;
+  signal.delta = position.delta;
+  signal.utilisation = held_total * r.average_degree / (static_cast<double>(r.workers) * kBlock);
+  signal.tail_share = waiting == 0 ? 0.0 : static_cast<double>(last_waiting) / waiting;
+  signal.repeat_share = expansions == seen.expansions ? 0.0
+                                                      : static_cast<double>(repeats - seen.repeats) /
+                                                            static_cast<double>(expansions - seen.expansions);
+  seen.expansions = expansions;
+  seen.repeats = repeats;
+  const dist_t delta = next_delta(signal, r.bounds);
+  if (lane == 0) {
+    const unsigned t = atomicAdd(r.trace_count, 1u);
+    if (t < kTrace) r.trace[t] = TraceEntry{pass, signal, delta, held_total, open_used};
+  }
+  return delta;
+}
+
+// Retires empty head buckets while some bucket is not empty: the head moves
+// on and the emptied bucket becomes the last, delta further out. Empty is
+// read == resv == cwc; cwc was loaded before resv, so a chunk still creating
+// head work keeps the head. Every kSwitchesPerDecision switches a dynamic
+// delta is decided again.
+__device__ __forceinline__ void retire_empty_head_buckets(const Run& r, const cg::thread_block_tile<32>& warp,
+                                                          unsigned lane, const PassCounts& n, unsigned read,
+                                                          unsigned held_total, unsigned open_used,
+                                                          unsigned long long pass, QueuePosition& position,
+                                                          DeltaHistory& seen) {
+  const bool empty = read == n.resv && n.cwc == n.resv;
+  const unsigned empties = __ballot_sync(0xFFFFFFFF, empty);
+  for (unsigned rot = 0; rot < kBuckets && ((empties >> position.head) & 1) && empties != 0xFFFFFFFF; ++rot) {
+    position.head = (position.head + 1) % kBuckets;
+    position.head_lo += position.delta;
+    ++position.switches;
+    if (r.dynamic_delta && position.switches % kSwitchesPerDecision == 0) {
+      position.delta = adapt_delta(r, warp, lane, position, n, read, held_total, open_used, pass, seen);
+    }
+  }
+}
+
+// The queue's position for the workers' next chunks. Relaxed: a worker with
+// a stale view may put an offer in a bucket of the wrong priority, which
+// costs order, never answers.
+__device__ __forceinline__ void store_position(const Run& r, unsigned lane, const QueuePosition& position) {
+  if (lane == 0) {
+    store_relaxed(&r.control->head_lo, position.head_lo);
+    store_relaxed(&r.control->delta, position.delta);
+    store_relaxed(&r.control->head, position.head);
+  }
+}
+
+// A quiet pass: every worker idle and none given a chunk now, and every
+// bucket handed out up to its reservations. Two in a row end the run.
+__device__ __forceinline__ bool is_quiet(const Run& r, unsigned idle_total, unsigned used, unsigned resv,
+                                         unsigned read) {
+  return idle_total == r.workers && used == 0 && __all_sync(0xFFFFFFFF, resv == read);
+}
+
+// After the last pass: every worker's word becomes kExit, and the manager's
+// state goes to the host.
+__device__ __forceinline__ void finish(const Run& r, unsigned lane, unsigned read, const QueuePosition& position,
+                                       unsigned long long pass, unsigned idle_total) {
   __threadfence();
   for (unsigned w = lane; w < r.workers; w += 32) store_relaxed(&r.assignment[w], kExit);
-  r.buckets[lane].read = my_read;  // for the host's report
+  r.buckets[lane].read = read;  // for the host's report
   if (lane == 0) {
+    Control& c = *r.control;
     c.passes = pass;
-    c.switches = switches;
-    c.head = head;
-    c.head_lo = head_lo;
-    c.delta = delta;
+    c.switches = position.switches;
+    c.head = position.head;
+    c.head_lo = position.head_lo;
+    c.delta = position.delta;
     c.idle_workers = idle_total;
   }
 }
 
+// The manager: one warp, passing over the queue until two quiet passes, an
+// error, or an unfinished task (the handout's "The manager's pass").
+__device__ __noinline__ void manager(const Run& r, ManagerStorage& storage) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = warp.thread_rank();
+  if (lane == 0) storage.free_top = r.free_top;
+  for (unsigned w = lane; w < kMaxWorkers; w += 32) storage.held[w] = 0;
+  LaneBucket own{0, 0, lane == 0 ? kPage : 0};  // the host mapped bucket 0's first page
+  QueuePosition position{0, 0, r.control->delta, 0};
+  DeltaHistory seen{0, 0};
+  Watchdog dog{0, now_ns()};
+  unsigned inflight = 0, idle_total = 0, quiet = 0;
+  unsigned long long pass = 0;
+  __syncwarp();
+  while (true) {
+    ++pass;
+    stop_if_a_task_is_unfinished(r, lane);
+    const PassCounts counts = load_counts(r, lane);
+    take_back_idle_workers(storage, lane, counts.idle_bits, inflight);
+    free_expanded_pages(r, storage, lane, own);
+    __syncwarp();  // every lane's pages pushed before any lane pops one
+    map_pages_ahead(r, storage, lane, own, counts.resv);
+    watch_progress(r, warp, lane, counts, own.read, dog);
+    if (__any_sync(0xFFFFFFFF, stopped(r))) break;
+    idle_total = list_idle_workers(storage, lane, counts.idle_bits);
+    __syncwarp();  // the idle list whole, and no bit assigned, before the plan
+    const Plan plan = plan_assignments(r, storage, lane, position.head, idle_total, counts.resv, own);
+    __syncwarp();  // the plan whole before it is handed out
+    hand_out(r, storage, lane, plan.used, inflight);
+    const unsigned held_total = warp_sum(warp, inflight);
+    retire_empty_head_buckets(r, warp, lane, counts, own.read, held_total, plan.open_used, pass, position, seen);
+    store_position(r, lane, position);
+    quiet = is_quiet(r, idle_total, plan.used, counts.resv, own.read) ? quiet + 1 : 0;
+    if (quiet >= 2) break;
+  }
+  finish(r, lane, own.read, position, pass, idle_total);
+}
+
+// One block's shared memory: its role's, so that a block reserves the larger
+// of the two, not both.
+union SharedStorage {
+  ManagerStorage manager;
+  WorkerStorage worker;
+};
+
 // One kernel, two roles. The manager and the worker are separate calls, so
 // that neither's register needs are the other's, and the parameters are
 // __grid_constant__, so that both read them in place rather than from a copy
-// on the stack. At most 48 registers keeps 5 worker blocks per SM (ptxas,
-// CUDA 13, sm_90: 48 registers, 8 bytes of spills in the worker, about 180
-// in the manager's warp), the occupancy the prototype was measured at.
+// on the stack. The launch bounds cap the registers so that 5 worker blocks
+// fit on an SM, the occupancy the prototype was measured at (ptxas's numbers
+// are in docs/design/lab09-adds.md).
 __global__ void __launch_bounds__(kBlock, 5) adds_kernel(const __grid_constant__ Run r) {
+  __shared__ SharedStorage storage;
   if (blockIdx.x == 0) {
-    if (threadIdx.x < 32) manager(r);
+    if (threadIdx.x < 32) manager(r, storage.manager);
     return;
   }
-  worker(r, blockIdx.x - 1);
+  worker(r, blockIdx.x - 1, storage.worker);
 }
 
 // C x W / D, at least 1: lab 08's Near-Far rule (its task 1), written again
@@ -1123,23 +1333,24 @@ AddsStats AddsSssp::last_stats() const {
 
 SsspResult AddsSssp::run(vertex_t source) {
   Impl& s = *impl_;
-  sssp::require_valid_source(source, s.n);
-  const sssp::cuda::DeviceTodo todo = device_todo();
-  todo.reset(s.stream.get());
+  sssp::require_valid_source(source, s.n);  // before reset() writes its distance
   s.reset(source);
   s.ran = true;
+  cudaStream_t stream = s.stream.get();
   Run r = s.arguments();
   void* args[] = {&r};
-  SsspResult result;
-  sssp::cuda::EventTimer timer;
-  timer.start(s.stream.get());
-  SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid), dim3(kBlock),
-                                              args, 0, s.stream.get()));
-  SSSP_CUDA_CHECK(cudaGetLastError());
-  timer.stop(s.stream.get());
-  result.device_ms = timer.elapsed_ms();
-  todo.check();  // an unfinished task stops the manager: say which
-  const Control c = s.control.to_host(s.stream.get()).front();
+  SsspResult result = sssp::cuda::timed_run<dist_t>(
+      device_todo(), source, s.n,
+      [&](Counters& work) -> auto& {
+        SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid),
+                                                    dim3(kBlock), args, 0, stream));
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        return s.dist;
+      },
+      stream);
+  // An unfinished task, which also stops the manager, has thrown in timed_run: an error left is the run's own.
+  const Control c = s.control.to_host(stream).front();
   if (c.error == kPoolExhausted) {
     throw sssp::AlgorithmError("ADDS: the queue's page pool (" + std::to_string(s.pages) + " pages of " +
                                std::to_string(kPage) + " slots) ran out; the run stopped instead of dropping work (" +
@@ -1158,13 +1369,11 @@ SsspResult AddsSssp::run(vertex_t source) {
                                "); a smaller delta spreads the pushes over more buckets");
   }
   if (c.error != kNoError) throw sssp::AlgorithmError("ADDS: the run stopped with error " + std::to_string(c.error));
-  const Work w = s.work.to_host(s.stream.get()).front();
-  result.values = s.dist.to_host(s.stream.get());
+  const Work w = s.work.to_host(stream).front();
   result.counters.iterations = c.passes;
   result.counters.vertices_processed = w.expansions;
   result.counters.edges_relaxed = w.arcs;
-  result.counters.kernel_launches = 1;
-  result.counters.host_syncs = 1;
+  result.counters.host_syncs = 1;  // the wait for the run's end
   return result;
 }
 

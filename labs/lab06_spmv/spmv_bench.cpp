@@ -19,13 +19,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
+#include <iostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "lab06.hpp"
+#include "sssp/bench_args.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
@@ -57,20 +57,6 @@ struct FormatResult {
   std::uint64_t bytes = 0; // what a sweep must move
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-unsigned parse(const char* text, const char* what) {
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (end == text || *end != '\0' || value == 0 || value > 100000ul) {
-    throw sssp::InputError(std::string(what) + " must be a positive integer, got '" + text + "'");
-  }
-  return static_cast<unsigned>(value);
-}
-
 std::string stem(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') + 1);
   for (const char* suffix : {".gz", ".gr", ".pace", ".txt", ".mtx"}) {
@@ -97,29 +83,24 @@ int run(int argc, char** argv) {
   unsigned repeats = 11;
   unsigned block_size = 256;
   bool sweeps_only = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--sweeps-only") {
-      sweeps_only = true;
-      continue;
-    }
-    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
-    const std::string value = argv[++i];
-    if (arg == "--graph") {
-      inputs.push_back({stem(value), false, value});
-    } else if (arg == "--gen") {
-      inputs.push_back({value, true, value});
-    } else if (arg == "--weights") {
-      weights = sssp::WeightPolicy::parse(value);
-    } else if (arg == "--repeats") {
-      repeats = parse(value.c_str(), "--repeats");
-    } else if (arg == "--block-size") {
-      block_size = parse(value.c_str(), "--block-size");
-    } else {
-      throw sssp::InputError("unknown option " + std::string(arg) +
-                             " (--graph, --gen, --weights, --repeats, --block-size, --sweeps-only)");
-    }
-  }
+  // Several graphs in one table: --graph and --gen repeat, in the order given.
+  sssp::cli::Parser parser("spmv-bench [options]",
+                           "Lab 06, in the shape of Chen's Table 5: every format on every graph given, the\n"
+                           "time of a whole SSSP and the bandwidth of one sweep; every answer checked.");
+  parser.option(
+      "--graph", "FILE", "a graph file (repeatable)",
+      [&](const std::string& v) { inputs.push_back({stem(v), false, v}); }, sssp::cli::Repeat::kMany);
+  parser.option(
+      "--gen", "SPEC", "a generated graph, as sssp --gen (repeatable; default grid:512x512)",
+      [&](const std::string& v) { inputs.push_back({v, true, v}); }, sssp::cli::Repeat::kMany);
+  parser.option("--weights", "LO:HI[:SEED]", "weights for unweighted input, or unit (default 1:1000:1)",
+                [&](const std::string& v) { weights = sssp::WeightPolicy::parse(v); });
+  parser.count("--repeats", "R", "timed runs and sweep samples per row (default 11)", repeats, 1,
+               sssp::bench::kMaxRepeats);
+  parser.count("--block-size", "B", "threads per block (default 256)", block_size, 1, 1024);
+  parser.flag("--sweeps-only", "skip the whole-SSSP timings (one verified run per format)",
+              [&] { sweeps_only = true; });
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   if (inputs.empty()) inputs.push_back({"grid:512x512", true, "grid:512x512"});
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
@@ -179,7 +160,7 @@ int run(int argc, char** argv) {
           r.iterations = got.counters.iterations;
         }
         if (!times.empty()) {
-          r.sssp_ms = median(times);
+          r.sssp_ms = sssp::bench::median(times);
           r.mteps = static_cast<double>(reached_arcs) / (r.sssp_ms * 1e3);
         }
         r.warm_ms = solver.median_sweep_ms(source, repeats);

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,7 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
     if (rep > 0) times.push_back(result.device_ms);
     m.counters = result.counters;
   }
-  std::sort(times.begin(), times.end());
-  m.median_ms = times[times.size() / 2];
+  m.median_ms = sssp::bench::median(times);
   return m;
 }
 
@@ -87,8 +87,16 @@ int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 5;
   unsigned lanes = lab08::NearFarOptions{}.lanes_per_item;
-  sssp::bench::parse_args(argc, argv, args,
-                          {{"--lanes", [&](const std::string& v) { lanes = sssp::bench::parse_count(v, "--lanes", 32); }}});
+  sssp::cli::Parser parser("delta-bench [options]",
+                           "Lab 08: delta-stepping with each rule for delta and Near-Far against C, beside\n"
+                           "Dijkstra's work; every answer checked against Dijkstra.");
+  sssp::bench::add_shared_options(parser, args);
+  parser.section("delta-bench:");
+  parser.count("--lanes", "L",
+               "Near-Far's threads per near item: a power of two up to 32 that divides the block\nsize (default " +
+                   std::to_string(lanes) + ")",
+               lanes, 1, 32);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
   const unsigned repeats = args.repeats;

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -58,8 +59,7 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
     if (rep > 0) times.push_back(result.device_ms);
   }
   m.stats = solver.last_stats();
-  std::sort(times.begin(), times.end());
-  m.median_ms = times[times.size() / 2];
+  m.median_ms = sssp::bench::median(times);
   return m;
 }
 
@@ -108,22 +108,20 @@ int run(int argc, char** argv) {
   args.repeats = 5;
   lab09::AddsOptions defaults;
   std::string trace_file;
-  sssp::bench::parse_args(
-      argc, argv, args,
-      {{"--c",
-        [&](const std::string& v) {
-          defaults.c = static_cast<double>(sssp::bench::parse_count(v, "--c", 1u << 20));
-          if (defaults.c == 0) throw sssp::InputError("--c must be at least 1");
-        }},
-       {"--open",
-        [&](const std::string& v) {
-          defaults.max_open = sssp::bench::parse_count(v, "--open", lab09::kBuckets);
-          if (defaults.max_open == 0) throw sssp::InputError("--open must be at least 1");
-        }},
-       {"--local-items",
-        [&](const std::string& v) { defaults.local_items = sssp::bench::parse_count(v, "--local-items", 4096); }},
-       {"--trace", [&](const std::string& v) { trace_file = v; }}});
-  if (args.block_size != sssp::bench::BenchArgs{}.block_size) {
+  sssp::cli::Parser parser("adds-bench [options]",
+                           "Lab 09: ADDS with its defaults, a static delta = C x W / D against C, and the\n"
+                           "paper's ablations; every answer checked against Dijkstra.");
+  sssp::bench::add_shared_options(parser, args);
+  parser.section("adds-bench:");
+  parser.option("--c", "C", "C of the static delta of the rows other than the C sweep, 1 to 1048576",
+                [&](const std::string& v) { defaults.c = static_cast<double>(sssp::cli::parse_count("--c", v, 1, 1u << 20)); });
+  parser.count("--open", "K", "open buckets of every row but the ablation, 1 to " + std::to_string(lab09::kBuckets),
+               defaults.max_open, 1, lab09::kBuckets);
+  parser.count("--local-items", "L", "a block's local list of every row but the ablation, 0 to 4096",
+               defaults.local_items, 0, 4096);
+  parser.text("--trace", "FILE.csv", "write the dynamic-delta row's manager trace", trace_file);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
+  if (parser.given("--block-size")) {
     throw sssp::InputError("--block-size: ADDS's worker blocks are always 256 threads (one item per thread)");
   }
   const CsrGraph g = sssp::bench::load_graph(args);

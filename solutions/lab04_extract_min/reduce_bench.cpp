@@ -8,13 +8,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
+#include <iostream>
 #include <exception>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "lab04.hpp"
+#include "sssp/bench_args.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/weights.hpp"
@@ -40,37 +40,18 @@ ArgMin cpu_argmin(const std::vector<dist_t>& keys) {
   return best;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-unsigned parse(const char* text, const char* what) {
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (end == text || *end != '\0' || value == 0 || value > 1000000000ul) {
-    throw sssp::InputError(std::string(what) + " must be a positive integer, got '" + text + "'");
-  }
-  return static_cast<unsigned>(value);
-}
-
 int run(int argc, char** argv) {
   std::size_t max_size = 10000000;
   unsigned block_size = 256;
   unsigned repeats = 101;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
-    if (arg == "--max-size") {
-      max_size = parse(argv[++i], "--max-size");
-    } else if (arg == "--block-size") {
-      block_size = parse(argv[++i], "--block-size");
-    } else if (arg == "--repeats") {
-      repeats = parse(argv[++i], "--repeats");
-    } else {
-      throw sssp::InputError("unknown option " + std::string(arg) + " (--max-size, --block-size, --repeats)");
-    }
-  }
+  sssp::cli::Parser parser("reduce-bench [options]",
+                           "Lab 04: the arg-min of n keys by each stage, by CUB and by a CPU loop, for\n"
+                           "n = 1, 10, ..., --max-size; every result checked against the CPU loop.");
+  parser.count("--max-size", "N", "the largest n, 1 to 1000000000 (default 10000000)", max_size, 1, 1000000000);
+  parser.count("--block-size", "B", "threads per block: a power of two from 32 to 1024 (default 256)", block_size, 1,
+               1024);
+  parser.count("--repeats", "R", "timed runs per cell (default 101)", repeats, 1, sssp::bench::kMaxRepeats);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
   std::printf("GPU: %s; block size %u; median of %u timed runs after 3 warm-ups (CUDA events)\n\n",
@@ -98,7 +79,7 @@ int run(int argc, char** argv) {
         if (!(got.argmin == expected)) all_correct = false;
         if (r >= 3) samples.push_back(got.device_ms * 1000.0);
       }
-      us[row][column] = median(samples);
+      us[row][column] = sssp::bench::median(samples);
     };
     for (std::size_t s = 0; s < std::size(lab04::kAllStages); ++s) {
       time_gpu(s, [&] { return reduction.run(lab04::kAllStages[s]); });
@@ -111,7 +92,7 @@ int run(int argc, char** argv) {
       samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
       if (!(got == expected)) all_correct = false;
     }
-    us[rows - 1][column] = median(samples);
+    us[rows - 1][column] = sssp::bench::median(samples);
   }
   for (std::size_t row = 0; row < rows; ++row) {
     const std::string name = row < std::size(lab04::kAllStages)

@@ -19,12 +19,15 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "lab05.hpp"
+#include "sssp/bench_args.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/reference.hpp"
@@ -41,48 +44,41 @@ struct Args {
   std::uint64_t gpu_naive_max = 20000;
 };
 
-std::vector<std::uint64_t> parse_list(const std::string& text) {
+// `text`, a comma-separated list of integers from `min` to `max`, for `option`.
+std::vector<std::uint64_t> parse_list(const std::string& option, const std::string& text, std::uint64_t min,
+                                      std::uint64_t max) {
   std::vector<std::uint64_t> values;
   std::stringstream in(text);
   std::string item;
-  while (std::getline(in, item, ',')) values.push_back(std::stoull(item));
-  if (values.empty()) throw sssp::InputError("empty list '" + text + "'");
+  while (std::getline(in, item, ',')) values.push_back(sssp::cli::parse_count(option, item, min, max));
+  if (values.empty() || text.back() == ',') throw sssp::InputError(option + ": no value after a comma in '" + text + "'");
   return values;
 }
 
-Args parse(int argc, char** argv) {
+// Nothing when --help was given.
+std::optional<Args> parse(int argc, char** argv) {
   Args args;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (i + 1 >= argc) throw sssp::InputError("missing value after " + flag);
-    const std::string value = argv[++i];
-    if (flag == "--sizes") {
-      args.sizes = parse_list(value);
-    } else if (flag == "--streams") {
-      args.streams = parse_list(value);
-    } else if (flag == "--reps") {
-      args.reps = static_cast<unsigned>(std::max(1ull, std::stoull(value)));
-    } else if (flag == "--seed") {
-      args.seed = std::stoull(value);
-    } else if (flag == "--probe-rounds") {
-      args.probe_rounds = std::max(1ull, std::stoull(value));
-    } else if (flag == "--cpu-naive-max") {
-      args.cpu_naive_max = std::stoull(value);
-    } else if (flag == "--gpu-naive-max") {
-      args.gpu_naive_max = std::stoull(value);
-    } else {
-      throw sssp::InputError("unknown option " + flag + " (see the comment at the top of stream_bench.cpp)");
-    }
-  }
-  for (const std::uint64_t n : args.sizes) {
-    if (n < 3 || n > lab05::kMaxDenseVertices) throw sssp::InputError("sizes must be 3 .. 65535 vertices");
-  }
+  sssp::cli::Parser parser("stream-bench [options]",
+                           "Lab 05: the paper's two figures on this machine (random complete graphs, weights\n"
+                           "1..1000, pinned memory), and the overlap read from event timestamps.");
+  parser.option("--sizes", "N,N,...", "vertex counts, 3 to " + std::to_string(lab05::kMaxDenseVertices) +
+                " (default 1000,2000,5000,10000,20000)", [&](const std::string& v) {
+                  args.sizes = parse_list("--sizes", v, 3, lab05::kMaxDenseVertices);
+                });
+  parser.option("--streams", "K,K,...", "stream counts, 1 to " + std::to_string(lab05::kMaxStreams) +
+                " (default 1,2,4,8)", [&](const std::string& v) {
+                  args.streams = parse_list("--streams", v, 1, lab05::kMaxStreams);
+                });
+  parser.count("--reps", "R", "timed runs per cell (default 3)", args.reps, 1, sssp::bench::kMaxRepeats);
+  parser.count("--seed", "S", "graph seed (default 1)", args.seed, 0, UINT64_MAX);
+  parser.count("--probe-rounds", "P", "rounds timed beyond 2 to extrapolate a long naive run (default 8)",
+               args.probe_rounds, 1, UINT64_MAX);
+  parser.count("--cpu-naive-max", "N", "the CPU naive run goes to the end up to N vertices (default 2000)",
+               args.cpu_naive_max, 0, UINT64_MAX);
+  parser.count("--gpu-naive-max", "N", "the GPU naive run goes to the end up to N vertices (default 20000)",
+               args.gpu_naive_max, 0, UINT64_MAX);
+  if (!parser.parse(argc, argv, std::cout)) return std::nullopt;
   return args;
-}
-
-double median(std::vector<double> xs) {
-  std::sort(xs.begin(), xs.end());
-  return xs[xs.size() / 2];
 }
 
 /// A time, and whether it was extrapolated from a few rounds.
@@ -103,7 +99,7 @@ Timing naive_time(std::uint64_t n, bool full, std::uint64_t probe, unsigned reps
   if (full) {
     std::vector<double> runs;
     for (unsigned r = 0; r < reps; ++r) runs.push_back(time(0));
-    return {median(runs), false};
+    return {sssp::bench::median(runs), false};
   }
   const double two = time(2);
   const double more = time(2 + probe);
@@ -184,14 +180,14 @@ int run_benchmarks(const Args& args) {
     for (const std::uint64_t k : args.streams) {
       std::vector<double> runs;
       for (unsigned r = 0; r < args.reps; ++r) runs.push_back(gpu_time(lab05::Variant::kWorkEfficient, k, 0));
-      we_by_k.push_back(median(runs));
+      we_by_k.push_back(sssp::bench::median(runs));
     }
     const double best_we = *std::min_element(we_by_k.begin(), we_by_k.end());
     std::printf("| %u | %.0f | %llu | %s | %s | %.1f |", n, g.bytes() / 1e6,
                 static_cast<unsigned long long>(cpu_counters.iterations), cpu_naive.text().c_str(),
-                gpu_naive.text().c_str(), median(cpu_we));
+                gpu_naive.text().c_str(), sssp::bench::median(cpu_we));
     for (const double ms : we_by_k) std::printf(" %.2f |", ms);
-    std::printf(" %.0fx | %.1fx |\n", gpu_naive.ms / best_we, median(cpu_we) / best_we);
+    std::printf(" %.0fx | %.1fx |\n", gpu_naive.ms / best_we, sssp::bench::median(cpu_we) / best_we);
     std::fflush(stdout);
 
     if (size != args.sizes.back()) continue;
@@ -229,7 +225,10 @@ int run_benchmarks(const Args& args) {
   return 0;
 }
 
-int run(int argc, char** argv) { return run_benchmarks(parse(argc, argv)); }
+int run(int argc, char** argv) {
+  const std::optional<Args> args = parse(argc, argv);
+  return args ? run_benchmarks(*args) : 0;
+}
 
 }  // namespace
 

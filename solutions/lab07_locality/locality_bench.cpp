@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,7 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
     if (rep > 0) times.push_back(result.device_ms);
     m.counters = result.counters;
   }
-  std::sort(times.begin(), times.end());
-  m.median_ms = times[times.size() / 2];
+  m.median_ms = sssp::bench::median(times);
   return m;
 }
 
@@ -63,10 +63,14 @@ int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 7;
   unsigned max_depth = 5;
-  sssp::bench::parse_args(argc, argv, args, {{"--max-depth", [&](const std::string& v) {
-                                                 max_depth = std::max(1u, sssp::bench::parse_count(
-                                                                              v, "--max-depth", lab07::kMaxDepth));
-                                               }}});
+  sssp::cli::Parser parser("locality-bench [options]",
+                           "Lab 07: every k against 1, 2 and 4 vertices per thread, then three ways to launch\n"
+                           "at the best of them; every answer checked against Dijkstra.");
+  sssp::bench::add_shared_options(parser, args);
+  parser.section("locality-bench:");
+  parser.count("--max-depth", "K", "the largest k tried, 1 to " + std::to_string(lab07::kMaxDepth) + " (default 5)",
+               max_depth, 1, lab07::kMaxDepth);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
   const unsigned repeats = args.repeats;

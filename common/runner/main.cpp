@@ -117,6 +117,10 @@ std::optional<Options> parse_args(int argc, char** argv) {
            });
   p.count("--seed", "N", "generator seed (default 1)", o.seed, 0, std::numeric_limits<std::uint64_t>::max());
   p.text("--cache", "DIR", "keep a binary copy of parsed files in DIR (fast reloads)", o.cache_dir);
+  p.count("--max-inflation", "X",
+          "refuse gzip input inflating more than X times (default " + std::to_string(sssp::kDefaultMaxInflation) +
+              "; graph\ntext inflates 3 to 10 times); 0: no bound",
+          o.read.max_inflation, 0, std::numeric_limits<std::uint64_t>::max());
   p.excludes("--graph", "--gen");
   p.section("algorithms and sources:");
   p.option(
@@ -458,6 +462,8 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
 // warning when it was given for one. Read again with every weight set to c, a
 // value the graph's first arc does not have, the file comes out unchanged
 // only if it has its own weights. A pipe cannot be read twice: not checked.
+// The second read goes through --cache like the first: with a cache, a
+// second run parses the file for neither.
 std::string ignored_weights(const Options& o, const sssp::CsrGraph& graph) {
   if (!o.weights_given || o.graph_file.empty() || graph.num_edges() == 0 ||
       !std::filesystem::is_regular_file(o.graph_file)) {
@@ -466,7 +472,7 @@ std::string ignored_weights(const Options& o, const sssp::CsrGraph& graph) {
   sssp::ReadOptions probe = o.read;
   const sssp::weight_t c = graph.weights[0] + 1;  // wraps to 0 at the largest weight, still different
   probe.weights = sssp::WeightPolicy::uniform(c, c, 1);
-  if (sssp::to_csr(sssp::read_graph(o.graph_file, probe)).weights != graph.weights) return {};
+  if (sssp::load_graph_cached(o.graph_file, probe, o.cache_dir).weights != graph.weights) return {};
   return "--weights " + o.weights + " ignored: " + o.graph_file + " has weights of its own, which the runs use";
 }
 

@@ -167,6 +167,37 @@ class Runs(unittest.TestCase):
         self.assertNotIn("warning", proc.stderr)
         self.assertNotIn("weights_ignored", json.loads(proc.stdout)["graph"])
 
+    def test_the_weights_probe_reads_through_the_cache(self):
+        # Whether a file keeps its own weights is found by reading it again
+        # with other weights: with --cache, that read is cached too. Made
+        # visible by giving both cache entries one content: the probe then
+        # finds the weights of an unweighted file unchanged by --weights.
+        with tempfile.TemporaryDirectory() as tmp:
+            graph, cache = Path(tmp) / "unweighted.txt", Path(tmp) / "cache"
+            graph.write_text("0 1\n1 2\n2 0\n")
+            args = ("--graph", graph, "--weights", "5:9", "--cache", cache, "--algo", "lab01/dijkstra",
+                    "--output", "json")
+            first = run(*args)
+            self.assertEqual(first.returncode, 0, first.stderr)
+            self.assertNotIn("weights_ignored", json.loads(first.stdout)["graph"])
+            entries = sorted(cache.iterdir())
+            self.assertEqual(len(entries), 2, entries)
+            entries[1].write_bytes(entries[0].read_bytes())
+            second = run(*args)
+            self.assertEqual(second.returncode, 0, second.stderr)
+            self.assertIn("weights_ignored", json.loads(second.stdout)["graph"], "the probe parsed the file again")
+
+    def test_a_gzip_bomb_is_refused_unless_the_bound_is_lifted(self):
+        # A 1 MB gzip of "0 1" lines was read as 268M arcs (81 s, 5.25 GB).
+        with tempfile.TemporaryDirectory() as tmp:
+            bomb = Path(tmp) / "bomb.txt.gz"
+            bomb.write_bytes(gzip.compress(b"0 1\n" * (1 << 20)))
+            proc = run("--graph", bomb, "--algo", "lab01/bfs")
+            self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+            self.assertIn("inflates more than 64 times", proc.stderr)
+            proc = run("--graph", bomb, "--algo", "lab01/bfs", "--max-inflation", 0)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
     def test_a_graph_an_algorithm_does_not_take_is_skipped_not_an_error(self):
         proc = run("--gen", "chain:20001", "--algo", "lab01/bfs", "--algo", "lab05/cpu-naive", "--reps", 1,
                    "--output", "json")

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.hpp"
+#include "registry.hpp"
 #include "sssp/bench_args.hpp"
 #include "sssp/cli.hpp"
 #include "sssp/cuda/device.hpp"
@@ -46,30 +46,14 @@ using sssp::runner::Algorithm;
 using sssp::runner::RunOutput;
 using sssp::runner::Tuning;
 
-// The runner's options for the fields of Tuning.
-struct TuningOption {
-  const char* flag;
-  std::optional<unsigned> Tuning::*field;
-  const char* help;
-};
-constexpr TuningOption kTuningOptions[] = {
-    {"--block-size", &Tuning::block_size,
-     "threads per block (labs 02, 03, 04, 06, 07, 08; lab 04: a power of two\n"
-     "from 32, lab06/csr-vector: a multiple of 32)"},
-    {"--rounds-per-check", &Tuning::rounds_per_check, "rounds launched between two looks at the result (labs 04, 06, 08)"},
-    {"--depth", &Tuning::depth, "lab 07's k, 1 to 8"},
-    {"--vertices-per-thread", &Tuning::vertices_per_thread, "lab 07: 1, 2 or 4"},
-    {"--delta", &Tuning::delta, "labs 08 and 09: the bucket width, 1 to 4294967295 (default: each solver's rule)"}};
-
 constexpr const char* kDefaultGenerator = "grid:256x256";
 constexpr const char* kDefaultWeights = "1:1000:1";
 constexpr std::uint64_t kMaxRepetitions = 100000;
-// The dense-matrix algorithms (lab 05) run in the default set only up to this
+// The dense-matrix algorithms (Algorithm::dense_matrix) run in the default set only up to this
 // many vertices: lab05/cpu-naive does |V| - 1 rounds over the whole matrix,
 // |V|^3 relaxations, 10^9 here (about a second), but 4 * 10^10 on rome99's
 // 3353 vertices (minutes). --algo still runs them on any graph they take.
 constexpr sssp::vertex_t kDenseDefaultMaxVertices = 1000;
-
 
 struct Options {
   std::string graph_file;
@@ -126,7 +110,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
   p.option(
       "--algo", "NAME",
       "an algorithm from --list, or a prefix like lab01/ (repeatable; default\n"
-      "all, but the dense-matrix ones of lab 05 only up to 1000 vertices)",
+      "all, but the dense-matrix ones only up to 1000 vertices)",
       [&](const std::string& v) { o.algos.push_back(v); }, Repeat::kMany);
   p.option(
       "--source", "N", "source vertex, 0-based (repeatable; default 0)",
@@ -139,11 +123,12 @@ std::optional<Options> parse_args(int argc, char** argv) {
   p.count("--reps", "R", "timed repetitions per source (default 3)", o.reps, 1, kMaxRepetitions);
   p.count("--warmup", "W", "untimed runs first (default 1)", o.warmup, 0, kMaxRepetitions);
   p.section("launch parameters (default: each lab's; an error for a chosen algorithm without it):");
-  for (const TuningOption& t : kTuningOptions) {
-    // Each algorithm's rule is checked once the algorithms are chosen.
-    p.option(t.flag, "N", t.help, [&o, t](const std::string& v) {
-      o.tuning.*t.field = static_cast<unsigned>(
-          sssp::cli::parse_count(t.flag, v, 0, std::numeric_limits<unsigned>::max()));
+  for (const auto& [option, labs] : sssp::runner::registry().options()) {
+    // Each chosen algorithm's lab checks the value once they are chosen.
+    std::string help = option.help + " (";
+    for (const std::string& lab : labs) help += (&lab == &labs.front() ? "" : ", ") + lab;
+    p.option(option.flag, option.metavar, help + ")", [&o, option](const std::string& v) {
+      o.tuning.set(option.flag, sssp::cli::parse_count(option.flag, v, option.min, option.max));
     });
   }
   p.section("output:");
@@ -176,7 +161,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
 
 std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& wanted) {
   std::vector<const Algorithm*> chosen;
-  for (const Algorithm& a : sssp::runner::algorithms()) {
+  for (const Algorithm& a : sssp::runner::registry().algorithms()) {
     const bool match = wanted.empty() || std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
                          return a.name == w || (w.ends_with('/') && a.name.starts_with(w));
                        });
@@ -191,38 +176,37 @@ std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& 
   return chosen;
 }
 
-// The algorithm's rule for a field of Tuning; null if it has no such parameter.
-const sssp::runner::Tunable* tunable(const Algorithm& a, std::optional<unsigned> Tuning::*field) {
-  const auto t = std::find_if(a.tunables.begin(), a.tunables.end(),
-                              [&](const sssp::runner::Tunable& candidate) { return candidate.field == field; });
-  return t == a.tunables.end() ? nullptr : &*t;
+bool takes(const Algorithm& a, const std::string& flag) {
+  return std::find(a.options.begin(), a.options.end(), flag) != a.options.end();
 }
 
-// Every launch parameter given must be one of every chosen algorithm's, with
-// a value its rule takes: never silently ignored.
+// Every launch option given must be one of every chosen algorithm's, with
+// values its lab's own check takes: never silently ignored.
 void check_tuning(const Tuning& tuning, const std::vector<const Algorithm*>& chosen) {
-  for (const auto& [flag, field, help] : kTuningOptions) {
-    if (!(tuning.*field)) continue;
-    const unsigned value = *(tuning.*field);
+  for (const auto& [flag, value] : tuning.values()) {
     for (const Algorithm* a : chosen) {
-      const sssp::runner::Tunable* t = tunable(*a, field);
-      if (t == nullptr) {
+      if (!takes(*a, flag)) {
         throw sssp::InputError(a->name + " has no " + flag +
                                " (choose algorithms that have it with --algo; --list shows them)");
       }
-      if (!t->accepts(value)) {
-        throw sssp::InputError(std::string(flag) + " " + std::to_string(value) + ": " + a->name + " takes " + t->rule);
-      }
+    }
+  }
+  if (tuning.values().empty()) return;
+  std::string given;
+  for (const auto& [flag, value] : tuning.values()) given += (given.empty() ? "" : " ") + flag + " " + std::to_string(value);
+  for (const Algorithm* a : chosen) {
+    try {
+      a->check(tuning);
+    } catch (const sssp::InputError& e) {
+      throw sssp::InputError(a->name + " refuses " + given + ": " + e.what());
     }
   }
 }
 
-// The options --list shows for an algorithm.
+// The launch options --list shows for an algorithm.
 std::string tuning_flags(const Algorithm& a) {
   std::string flags;
-  for (const auto& [flag, field, help] : kTuningOptions) {
-    if (tunable(a, field) != nullptr) flags += std::string(" ") + flag;
-  }
+  for (const std::string& flag : a.options) flags += " " + flag;
   return flags;
 }
 
@@ -634,7 +618,7 @@ int run(int argc, char** argv) {
   if (!parsed) return 0;
   const Options& o = *parsed;
   if (o.list) {
-    for (const Algorithm& a : sssp::runner::algorithms()) {
+    for (const Algorithm& a : sssp::runner::registry().algorithms()) {
       std::printf("%-28s %s%s%s\n", a.name.c_str(), a.summary.c_str(), a.gpu ? " [GPU]" : "", tuning_flags(a).c_str());
     }
     return 0;

@@ -100,6 +100,20 @@ class Runs(unittest.TestCase):
         self.assertEqual(proc.returncode, 0)
         self.assertIn("lab01/dijkstra", proc.stdout)
 
+    def test_help_lists_every_option_and_the_labs_of_each_launch_option(self):
+        proc = run("--help")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for phrase in ("usage: sssp [options]", "--graph FILE", "--max-inflation X", "--write-graph FILE", "--help"):
+            self.assertIn(phrase, proc.stdout)
+        if "lab02/frontier-sssp" in run("--list").stdout:
+            self.assertRegex(proc.stdout, r"--block-size N +threads per block \(lab02, lab03, lab04, lab06, lab07, lab08\)")
+            self.assertRegex(proc.stdout, r"--delta N .*\(lab08, lab09\)")
+
+    def test_option_values_after_equals(self):
+        proc = run("--gen=chain:5", "--algo=lab01/bfs", "--source=4", "--output=json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["runs"][0]["source"], 4)
+
     def test_list_shows_each_algorithms_launch_options(self):
         lines = {line.split()[0]: line for line in run("--list").stdout.splitlines()}
         self.assertNotIn("--", lines["lab01/dijkstra"])
@@ -449,19 +463,23 @@ class BadInput(unittest.TestCase):
                           "lab02/frontier-sssp has no --rounds-per-check")
         self.expect_error(["--algo", "lab05/gpu-streams", "--block-size", "64"],
                           "lab05/gpu-streams has no --block-size")
-        for args, phrase in ((["lab02/", "--block-size", "0"], "--block-size 0: lab02/frontier-sssp takes 1 to 1024"),
-                             (["lab03/", "--block-size", "1025"], "takes 1 to 1024"),
-                             (["lab04/", "--block-size", "96"], "takes a power of two from 32 to 1024"),
-                             (["lab06/csr-vector", "--block-size", "48"], "takes a multiple of 32"),
-                             (["lab06/", "--rounds-per-check", "0"], "takes at least 1"),
-                             (["lab07/", "--depth", "9"], "--depth 9: lab07/locality takes 1 to 8"),
-                             (["lab07/", "--vertices-per-thread", "3"], "takes 1, 2 or 4"),
+        # Each lab's own check, with the lab's words, before the graph is loaded.
+        for args, phrase in ((["lab02/", "--block-size", "0"],
+                              "lab02/frontier-sssp refuses --block-size 0: block size must be 1..1024 threads"),
+                             (["lab03/", "--block-size", "1025"], "block size must be 1..1024 threads, got 1025"),
+                             (["lab04/", "--block-size", "96"], "a power of two from 32 to 1024, got 96"),
+                             (["lab06/csr-vector", "--block-size", "48"], "must be a multiple of 32, got 48"),
+                             (["lab06/", "--rounds-per-check", "0"], "rounds_per_check must be at least 1"),
+                             (["lab07/", "--depth", "9"], "lab07/locality refuses --depth 9: depth k must be 1..8"),
+                             (["lab07/", "--vertices-per-thread", "3"], "vertices per thread must be 1, 2 or 4, got 3"),
                              (["lab07/", "--delta", "10"], "lab07/locality has no --delta"),
-                             (["lab08/", "--delta", "0"], "--delta 0: lab08/delta-stepping takes at least 1"),
+                             (["lab08/", "--delta", "0"], "--delta needs an integer from 1"),
+                             (["lab08/near-far", "--block-size", "48"], "lanes per item must be a power of two"),
                              (["lab08/", "--depth", "2"], "lab08/delta-stepping has no --depth"),
                              (["lab08/", "--rounds-per-check", "4"], "lab08/delta-stepping has no --rounds-per-check"),
                              (["lab09/", "--block-size", "64"], "lab09/adds has no --block-size"),
-                             (["lab09/", "--delta", "0"], "--delta 0: lab09/adds takes at least 1")):
+                             (["lab09/", "--delta", "0"], "--delta needs an integer from 1"),
+                             (["lab09/", "--delta", str(2**62 + 1)], "ADDS: delta must be at most 2^62")):
             self.expect_error(["--algo", *args], phrase)
 
 
@@ -514,6 +532,20 @@ class BadInput(unittest.TestCase):
     def test_headerless_gr_file(self):
         # Read as SNAP, this PACE file lost half of its arcs.
         self.expect_error(["--graph", "{}"], "missing 'p sp' or 'p tw' header", {"road.gr": "1 2\n2 3\n3 1\n"})
+
+    def test_an_option_given_twice(self):
+        self.expect_error(["--gen", "chain:3", "--gen", "chain:4"], "--gen given twice ('chain:3' and 'chain:4')")
+        self.expect_error(["--reps=2", "--reps", "3"], "--reps given twice")
+
+    def test_sources_of_ten_digits_reach_the_graph_check(self):
+        # Used to be refused as "more than 9 digits" by the bench programs.
+        self.expect_error(["--gen", "chain:3", "--source", "4294967296"], "source vertex 4294967296")
+
+    def test_delta_is_64_bits(self):
+        if "lab08/delta-stepping" not in run("--list").stdout:
+            self.skipTest("built without the GPU labs")
+        proc = run("--gen", "chain:3", "--algo", "lab08/", "--delta", str(2**40), "--output", "json")
+        self.assertNotEqual(proc.returncode, 2, proc.stderr)
 
     def test_graph_and_gen(self):
         self.expect_error(["--graph", "x", "--gen", "chain:3"], "not both")

@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Tests of .ci/bench.py's handling of the labs' benchmark programs: reading
+"""Tests of .ci/bench.py (.ci/benchkit and the labs' tests/<lab>/benchmarks.py): reading
 their Markdown tables, resolving data files, and (where matplotlib is
 installed) drawing each plot from output in the programs' own format. The
 GPU runs themselves happen on a GPU machine; this checks the code that turns
 their output into the files the handouts link."""
-import importlib.util
 import json
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / ".ci" / "bench.py"
-spec = importlib.util.spec_from_file_location("bench", BENCH)
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / ".ci"))
+from benchkit import labs, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
+
+LABS = {lab.name: lab for lab in labs.load_all(REPO)}
+
+
+def program_plot(lab: str):
+    """The plot of lab's benchmark program, as (text, path) -> drawn."""
+    return lambda text, path: LABS[lab].plot_program(LABS[lab].programs[0][0], text, path)
 
 try:
     import matplotlib  # noqa: F401
@@ -62,31 +67,37 @@ LOCALITY = """graph: grid 10x10 (uniform:1:1000:1): 100 vertices, 360 arcs, max 
 
 class Tables(unittest.TestCase):
     def test_reads_every_table_with_its_rows(self):
-        tables = bench.markdown_tables(STREAMS)
-        self.assertEqual([t[0][0] for t in tables], ["vertices", "version"])
-        self.assertEqual(len(tables[0][1]), 2, "the sizes table has two rows")
-        self.assertEqual(tables[1][1][1][:2], ["work-efficient", "2"])
+        found = tables.markdown_tables(STREAMS)
+        self.assertEqual([t[0][0] for t in found], ["vertices", "version"])
+        self.assertEqual(len(found[0][1]), 2, "the sizes table has two rows")
+        self.assertEqual(found[1][1][1][:2], ["work-efficient", "2"])
 
     def test_numbers_keep_extrapolated_values_and_refuse_words(self):
-        self.assertEqual(bench.number("~20186.5"), 20186.5)
-        self.assertEqual(bench.number("1,046"), 1046.0)
-        self.assertEqual(bench.number("**3.5**"), 3.5)
-        self.assertIsNone(bench.number("refused"))
+        self.assertEqual(tables.number("~20186.5"), 20186.5)
+        self.assertEqual(tables.number("1,046"), 1046.0)
+        self.assertEqual(tables.number("**3.5**"), 3.5)
+        self.assertIsNone(tables.number("refused"))
 
     def test_missing_data_files_drop_their_graph_pair(self):
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "a.gr").write_text("")
-            resolved, missing = bench.program_arguments(
+            resolved, missing = programs.program_arguments(
                 ["--graph", "@a.gr", "--graph", "@gone.gr", "--gen", "grid:4x4", "--repeats", "3"], tmp)
         self.assertEqual(resolved, ["--graph", str(Path(tmp) / "a.gr"), "--gen", "grid:4x4", "--repeats", "3"])
         self.assertEqual(missing, ["gone.gr"])
 
-    def test_every_lab_of_programs_is_a_lab_of_the_course(self):
-        labs = {lab for lab, *_ in bench.BENCHMARKS}
-        for lab, program, invocations in bench.PROGRAMS:
-            self.assertRegex(lab, r"^lab0[1-9]$")
-            self.assertTrue(invocations, f"{program} has no invocation")
-            self.assertTrue(lab in labs or lab == "lab05", f"{lab} has no SSSP table beside {program}")
+    def test_every_lab_describes_its_benchmarks(self):
+        self.assertEqual(list(LABS), [f"lab0{n}" for n in range(1, 10)], "a lab without tests/<lab>/benchmarks.py")
+        for name, lab in LABS.items():
+            self.assertTrue(lab.rows or lab.programs, f"{name} has neither rows nor programs")
+            for label, graph_args, algos, reps in lab.rows:
+                self.assertIn(graph_args[0], ("--graph", "--gen"), f"{name}, {label}")
+                self.assertTrue(any(a.startswith(name + "/") for a in algos), f"{name}, {label} runs none of {name}")
+                self.assertGreaterEqual(reps, 1)
+            for program, invocations in lab.programs:
+                self.assertTrue(invocations, f"{program} has no invocation")
+                self.assertTrue(any(REPO.glob(f"solutions/{name}_*/{program.replace('-', '_')}.cpp")),
+                                f"{name}'s {program} is not one of its programs")
 
 
 # Stands in for sssp-ref: JSON with a row per --algo, where "lab09/crash" beside other
@@ -115,7 +126,7 @@ class Runner(unittest.TestCase):
 
     def test_a_runner_that_dies_costs_only_the_failing_algorithm(self):
         with tempfile.TemporaryDirectory() as tmp:
-            data, failures = bench.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
+            data, failures = runner.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
         self.assertEqual(data["graph"]["vertices"], 4)
         self.assertEqual([run["algorithm"] for run in data["runs"]],
                          ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
@@ -124,20 +135,20 @@ class Runner(unittest.TestCase):
         self.assertEqual(len(failures), 2, failures)  # the run of all three, and lab09/crash alone
         self.assertIn("without its JSON", failures[0])
         self.assertTrue(failures[1].startswith("lab09/crash: "), failures)
-        rows = bench.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}])
+        rows = tables.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}])
         self.assertTrue(any("lab09/crash" in row and "page pool overflowed" in row for row in rows), rows)
         self.assertTrue(any("lab08/near-far" in row and "| 1.50 |" in row for row in rows), rows)
 
     def test_an_error_row_is_kept_and_reported(self):
         with tempfile.TemporaryDirectory() as tmp:
-            data, failures = bench.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab08/fails"])
+            data, failures = runner.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab08/fails"])
         self.assertEqual([run["algorithm"] for run in data["runs"]], ["lab01/dijkstra", "lab08/fails"])
         self.assertEqual(failures, ["sssp-ref exit 1: no message",
                                     "lab08/fails from source 3: delta-stepping: bucket 2 is not empty"])
 
     def test_nothing_ran_drops_the_graph_with_a_reason(self):
         with tempfile.TemporaryDirectory() as tmp:
-            data, failures = bench.run_runner(self.fake(tmp), ["lab09/crash"])
+            data, failures = runner.run_runner(self.fake(tmp), ["lab09/crash"])
         self.assertIsNone(data)
         self.assertIn("page pool overflowed", failures[0])
 
@@ -147,24 +158,24 @@ class Plots(unittest.TestCase):
     def check(self, draw, text, name):
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / name
-            self.assertTrue(draw(text, path), f"{draw.__name__} found nothing to draw")
+            self.assertTrue(draw(text, path), f"nothing drawn for {name}")
             self.assertTrue(path.read_text().lstrip().startswith("<?xml"), f"{name} is not an SVG")
 
     def test_reduce_bench(self):
-        self.check(bench.plot_reduce_bench, REDUCE, "reduce.svg")
+        self.check(program_plot("lab04"), REDUCE, "reduce.svg")
 
     def test_stream_bench(self):
-        self.check(bench.plot_stream_bench, STREAMS, "streams.svg")
+        self.check(program_plot("lab05"), STREAMS, "streams.svg")
 
     def test_locality_bench(self):
-        self.check(bench.plot_locality_bench, LOCALITY, "locality.svg")
+        self.check(program_plot("lab07"), LOCALITY, "locality.svg")
 
     def test_locality_bench_names_each_panel_by_its_own_graph(self):
         # A second invocation whose program failed after its graph line: no panel, no shifted names.
         text = LOCALITY.replace("grid 10x10", "road-A") + "graph: road-B: 9 vertices, 9 arcs\n**exit 1**\n"
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "locality.svg"
-            self.assertTrue(bench.plot_locality_bench(text + LOCALITY.replace("grid 10x10", "road-C"), path))
+            self.assertTrue(program_plot("lab07")(text + LOCALITY.replace("grid 10x10", "road-C"), path))
             svg = path.read_text()
             self.assertIn("road-A", svg)
             self.assertIn("road-C", svg)
@@ -179,18 +190,18 @@ class Plots(unittest.TestCase):
             text = ("| setting | median ms |\n|---|---|\n| dynamic delta | 4.4 |\n\n"
                     "(b) static delta = C x W / D\n\n| setting | median ms |\n|---|---|\n| C = 4 | 12.2 |\n\n"
                     "(the dynamic row's trace, 2 decisions, is in lab09-trace-NY.csv)\n")
-            self.assertEqual([len(rows) for _, rows in bench.markdown_tables(text)], [1, 1],
+            self.assertEqual([len(rows) for _, rows in tables.markdown_tables(text)], [1, 1],
                              "the trace note must not split a table")
             path = Path(tmp) / "trace.svg"
-            self.assertTrue(bench.plot_adds_trace(text, path))
+            self.assertTrue(program_plot("lab09")(text, path))
             self.assertTrue(path.read_text().lstrip().startswith("<?xml"))
-            self.assertFalse(bench.plot_adds_trace(text.replace("NY", "NE"), Path(tmp) / "none.svg"),
+            self.assertFalse(program_plot("lab09")(text.replace("NY", "NE"), Path(tmp) / "none.svg"),
                              "a trace file that is not there draws nothing")
 
     def test_nothing_to_draw_is_said_not_drawn(self):
         with tempfile.TemporaryDirectory() as tmp:
-            self.assertFalse(bench.plot_reduce_bench("no table here", Path(tmp) / "x.svg"))
-            self.assertFalse(bench.plot_levels("lab02", [], Path(tmp) / "y.svg"))
+            self.assertFalse(program_plot("lab04")("no table here", Path(tmp) / "x.svg"))
+            self.assertFalse(plots.plot_levels("lab02", [], Path(tmp) / "y.svg"))
 
 
 if __name__ == "__main__":

@@ -73,26 +73,24 @@ int run(int argc, char** argv) {
     const ArgMin expected = cpu_argmin(keys);
     lab04::ArgMinReduction reduction(keys, lab04::ReduceOptions{block_size});
     auto time_gpu = [&](std::size_t row, auto&& once) {
-      std::vector<double> samples;
-      for (unsigned r = 0; r < repeats + 3; ++r) {
+      us[row][column] = sssp::bench::measure(3, repeats, [&] {
         const lab04::ReductionResult got = once();
         if (!(got.argmin == expected)) all_correct = false;
-        if (r >= 3) samples.push_back(got.device_ms * 1000.0);
-      }
-      us[row][column] = sssp::bench::median(samples);
+        return got.device_ms * 1000.0;
+      });
     };
     for (std::size_t s = 0; s < std::size(lab04::kAllStages); ++s) {
       time_gpu(s, [&] { return reduction.run(lab04::kAllStages[s]); });
     }
     time_gpu(rows - 2, [&] { return reduction.run_cub(); });
-    std::vector<double> samples;
-    for (unsigned r = 0; r < repeats; ++r) {
+    us[rows - 1][column] = sssp::bench::measure(0, repeats, [&] {
       const auto start = std::chrono::steady_clock::now();
       const ArgMin got = cpu_argmin(keys);
-      samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+      const double elapsed_us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
       if (!(got == expected)) all_correct = false;
-    }
-    us[rows - 1][column] = sssp::bench::median(samples);
+      return elapsed_us;
+    });
   }
   for (std::size_t row = 0; row < rows; ++row) {
     const std::string name = row < std::size(lab04::kAllStages)

@@ -41,14 +41,12 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
                  unsigned repeats) {
   lab07::LocalitySssp solver(g, options);
   Measured m;
-  std::vector<double> times;
-  for (unsigned rep = 0; rep <= repeats; ++rep) {
+  m.median_ms = sssp::bench::measure(1, repeats, [&] {
     const sssp::SsspResult result = solver.run(source);
     m.correct = m.correct && result.values == expected;
-    if (rep > 0) times.push_back(result.device_ms);
     m.counters = result.counters;
-  }
-  m.median_ms = sssp::bench::median(times);
+    return result.device_ms;
+  });
   return m;
 }
 

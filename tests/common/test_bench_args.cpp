@@ -93,5 +93,12 @@ TEST(BenchMedian, MiddleOrMeanOfTheTwoMiddles) {
   EXPECT_THROW((void)median({}), std::invalid_argument);
 }
 
+TEST(BenchMeasure, WarmUpsAreRunButNotTimed) {
+  std::vector<double> times = {100.0, 200.0, 1.0, 4.0, 2.0, 3.0};  // two warm-ups, then four timed
+  std::size_t calls = 0;
+  EXPECT_EQ(measure(2, 4, [&] { return times[calls++]; }), 2.5);
+  EXPECT_EQ(calls, 6u);
+}
+
 }  // namespace
 }  // namespace sssp::bench

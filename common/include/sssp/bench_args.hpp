@@ -1,10 +1,11 @@
 /// @file
 /// @brief What the labs' benchmark programs share: the options naming the
 /// graph, weights, source, repeats and block size (parsed by sssp/cli.hpp,
-/// as the runner's), the graph they name, and the median of timings.
+/// as the runner's), the graph they name, and how runs are timed.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sssp/cli.hpp"
@@ -40,5 +41,18 @@ void add_shared_options(cli::Parser& parser, BenchArgs& args);
 /// two middle ones of an even count (an even count then has no bias toward
 /// the slower half). Throws std::invalid_argument for no samples.
 [[nodiscard]] double median(std::vector<double> samples);
+
+/// Calls `run` `warmups` times, then `repeats` times more, and returns the
+/// median of what those later calls return (each run's time, in whatever
+/// unit `run` measures it: the solver's CUDA-event time or a host clock).
+/// `run` also checks its answer, on the warm-up runs too. `repeats` >= 1.
+template <typename Run>
+[[nodiscard]] double measure(unsigned warmups, unsigned repeats, Run&& run) {
+  for (unsigned i = 0; i < warmups; ++i) (void)run();
+  std::vector<double> times;
+  times.reserve(repeats);
+  for (unsigned i = 0; i < repeats; ++i) times.push_back(run());
+  return median(std::move(times));
+}
 
 }  // namespace sssp::bench

@@ -11,8 +11,10 @@ A description is a Python module with:
         "--graph @FILE" pair), "{out}" is the --out directory
     GAPBS_PEER = True      (optional) gapbs's delta-stepping beside the SSSP rows
     LEVEL_PLOT = True      (optional) LAB-levels.svg: time per level against its frontier
-    def plot_program(program, text, path) -> bool   (optional)
-        draws PROGRAM's output `text` into `path`; False when it has nothing to draw
+    def plot_program(program, reports, path) -> bool   (optional)
+        draws PROGRAM's JSON reports (one per invocation that wrote one: the
+        program's --json file, {"program", "facts", "tables"}) into `path`;
+        False when it has nothing to draw
 
 Adding a lab adds its description; nothing here names a lab.
 """

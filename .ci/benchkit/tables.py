@@ -1,5 +1,5 @@
-"""The Markdown tables: the labs' tables written from the runs, and the tables
-of text read back."""
+"""The labs' Markdown tables written from the runs, and the tables of the
+programs' JSON reports read."""
 import re
 
 
@@ -42,22 +42,16 @@ def table(lab: str, results: list) -> list[str]:
     return rows
 
 
-def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
-    """The Markdown tables of text: (header cells, rows of cells) each."""
-    tables, lines = [], text.splitlines()
-    for i in range(len(lines) - 1):
-        if lines[i].startswith("|") and re.match(r"^\|[-:|\s]+\|$", lines[i + 1].strip()):
-            cells = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]  # noqa: E731
-            rows = []
-            for line in lines[i + 2:]:
-                if not line.startswith("|"):
-                    break
-                rows.append(cells(line))
-            tables.append((cells(lines[i]), rows))
-    return tables
-
-
-def number(cell: str) -> float | None:
-    """A table cell as a number ("~1.8 s" and "12 ms" in ms units are not converted), else None."""
+def number(cell) -> float | None:
+    """A cell of a program's JSON table as a number: a number as it is, text such as "~20186.5"
+    (extrapolated) or "1,046" read, other text ("refused") None."""
+    if isinstance(cell, (int, float)):
+        return float(cell)
     match = re.match(r"^~?\s*([\d,]*\.?\d+)", cell.replace("**", ""))
     return float(match.group(1).replace(",", "")) if match else None
+
+
+def program_table(report: dict, title: str) -> tuple[list[str], list[list]] | None:
+    """The table called title of a program's JSON report (its --json file): (columns, rows), or None."""
+    found = next((t for t in report.get("tables", []) if t["title"] == title), None)
+    return (found["columns"], found["rows"]) if found else None

@@ -193,7 +193,9 @@ void check_tuning(const Tuning& tuning, const std::vector<const Algorithm*>& cho
   }
   if (tuning.values().empty()) return;
   std::string given;
-  for (const auto& [flag, value] : tuning.values()) given += (given.empty() ? "" : " ") + flag + " " + std::to_string(value);
+  for (const auto& [flag, value] : tuning.values()) {
+    given += (given.empty() ? "" : " ") + flag + " " + std::to_string(value);
+  }
   for (const Algorithm* a : chosen) {
     try {
       a->check(tuning);

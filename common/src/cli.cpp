@@ -81,7 +81,9 @@ bool Parser::parse(int argc, const char* const* argv, std::ostream& help_out) {
     if (option == nullptr) throw InputError("unknown option '" + std::string(word) + "' (see --help)");
     std::string value;
     if (option->metavar.empty()) {
-      if (equals != std::string_view::npos) throw InputError(option->name + " takes no value, got '" + std::string(word) + "'");
+      if (equals != std::string_view::npos) {
+        throw InputError(option->name + " takes no value, got '" + std::string(word) + "'");
+      }
     } else if (equals != std::string_view::npos) {
       value = word.substr(equals + 1);
     } else if (i + 1 < argc) {

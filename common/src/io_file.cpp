@@ -131,9 +131,9 @@ void FileSource::require_plausible_inflation() const {
     return;
   }
   throw InputError("gzip data inflates more than " + std::to_string(max_inflation_) + " times (" +
-                   std::to_string(stored_bytes_) + " bytes of the file gave " +
-                   std::to_string(inflated_bytes_) + "): graph text inflates 3 to 10 times, so this is repeated lines or a decompression bomb; "
-                   "to read it anyway lift the bound (sssp --max-inflation 0, ReadOptions::max_inflation)");
+                   std::to_string(stored_bytes_) + " bytes of the file gave " + std::to_string(inflated_bytes_) +
+                   "): graph text inflates 3 to 10 times, so this is repeated lines or a decompression bomb; to "
+                   "read it anyway lift the bound (sssp --max-inflation 0, ReadOptions::max_inflation)");
 }
 
 std::uint64_t hash_file(const std::string& path) {

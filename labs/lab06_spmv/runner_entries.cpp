@@ -46,9 +46,12 @@ void register_lab06_spmv(Registry& registry) {
   using lab06::Format;
   registry.option("lab06", block_size_option());
   registry.option("lab06", {"--rounds-per-check", "N", "rounds launched between two looks at the result", 0, ~0u});
-  registry.add(spmv<Format::kCsrScalar>("lab06/csr-scalar", "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row"));
-  registry.add(spmv<Format::kCsrVector>("lab06/csr-vector", "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row"));
-  registry.add(spmv<Format::kEll>("lab06/ell", "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)"));
+  registry.add(
+      spmv<Format::kCsrScalar>("lab06/csr-scalar", "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row"));
+  registry.add(
+      spmv<Format::kCsrVector>("lab06/csr-vector", "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row"));
+  registry.add(
+      spmv<Format::kEll>("lab06/ell", "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)"));
 }
 
 }  // namespace sssp::runner

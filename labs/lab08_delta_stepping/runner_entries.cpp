@@ -14,7 +14,9 @@ template <typename Options>
 Options tuned(Options o, const Tuning& t) {
   o.block_size = t.value_or("--block-size", o.block_size);
   o.delta = t.value_or("--delta", o.delta);
-  if constexpr (requires { o.rounds_per_check; }) o.rounds_per_check = t.value_or("--rounds-per-check", o.rounds_per_check);
+  if constexpr (requires { o.rounds_per_check; }) {
+    o.rounds_per_check = t.value_or("--rounds-per-check", o.rounds_per_check);
+  }
   return o;
 }
 

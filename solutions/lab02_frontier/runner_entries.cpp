@@ -21,8 +21,9 @@ void register_lab02_frontier(Registry& registry) {
   registry.add(gpu_solver<lab02::FrontierSssp>("lab02/frontier-sssp",
                                                "Harish-Narayanan frontier SSSP: two kernels, host flag loop",
                                                lab02::Options{}, {"--block-size"}, tuned, validate));
-  registry.add(gpu_solver<lab02::FrontierBfs>("lab02/frontier-bfs", "frontier BFS: one kernel per level, host flag loop",
-                                              lab02::Options{}, {"--block-size"}, tuned, validate));
+  registry.add(gpu_solver<lab02::FrontierBfs>("lab02/frontier-bfs",
+                                              "frontier BFS: one kernel per level, host flag loop", lab02::Options{},
+                                              {"--block-size"}, tuned, validate));
 }
 
 }  // namespace sssp::runner

@@ -15,6 +15,7 @@
 
 #include "lab04.hpp"
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/weights.hpp"
@@ -51,6 +52,8 @@ int run(int argc, char** argv) {
   parser.count("--block-size", "B", "threads per block: a power of two from 32 to 1024 (default 256)", block_size, 1,
                1024);
   parser.count("--repeats", "R", "timed runs per cell (default 101)", repeats, 1, sssp::bench::kMaxRepeats);
+  sssp::bench::Report report("reduce-bench");
+  report.add_option(parser);
   if (!parser.parse(argc, argv, std::cout)) return 0;
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
@@ -59,11 +62,8 @@ int run(int argc, char** argv) {
 
   std::vector<std::size_t> sizes;
   for (std::size_t n = 1; n <= max_size; n *= 10) sizes.push_back(n);
-  std::printf("| method |");
-  for (const std::size_t n : sizes) std::printf(" %zu |", n);
-  std::printf("\n|---|");
-  for (std::size_t i = 0; i < sizes.size(); ++i) std::printf("---:|");
-  std::printf("\n");
+  std::vector<std::string> columns = {"method"};
+  for (const std::size_t n : sizes) columns.push_back(std::to_string(n));
 
   const std::size_t rows = std::size(lab04::kAllStages) + 2;  // stages, CUB, CPU loop
   std::vector<std::vector<double>> us(rows, std::vector<double>(sizes.size()));
@@ -92,14 +92,17 @@ int run(int argc, char** argv) {
       return elapsed_us;
     });
   }
+  // Times in microseconds, one column per n.
+  report.table("argmin_us", columns);
   for (std::size_t row = 0; row < rows; ++row) {
     const std::string name = row < std::size(lab04::kAllStages)
                                  ? "stage " + std::string(lab04::stage_name(lab04::kAllStages[row]))
                                  : (row == rows - 2 ? "CUB DeviceReduce::ArgMin" : "CPU loop");
-    std::printf("| %s |", name.c_str());
-    for (const double t : us[row]) std::printf(" %.1f |", t);
-    std::printf("\n");
+    std::vector<sssp::bench::Cell> cells = {name};
+    for (const double t : us[row]) cells.emplace_back(t, 1);
+    report.row(std::move(cells));
   }
+  report.write();
   const std::size_t last = sizes.size() - 1;
   const double bytes = static_cast<double>(sizes[last]) * sizeof(dist_t);
   std::printf("\nTimes in microseconds. At n = %zu: stage 5 reads %.0f GB/s, CUB %.0f GB/s; "

@@ -26,6 +26,7 @@
 
 #include "lab06.hpp"
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
@@ -100,6 +101,8 @@ int run(int argc, char** argv) {
   parser.count("--block-size", "B", "threads per block (default 256)", block_size, 1, 1024);
   parser.flag("--sweeps-only", "skip the whole-SSSP timings (one verified run per format)",
               [&] { sweeps_only = true; });
+  sssp::bench::Report report("spmv-bench");
+  report.add_option(parser);
   if (!parser.parse(argc, argv, std::cout)) return 0;
   if (inputs.empty()) inputs.push_back({"grid:512x512", true, "grid:512x512"});
   const auto& gpu = sssp::cuda::query_device();
@@ -182,52 +185,39 @@ int run(int argc, char** argv) {
 
   if (!sweeps_only) {
     std::printf("Whole SSSP (Table 5 shape): median ms, and MTEPS (arcs leaving reached vertices per us)\n\n");
-    std::printf("| graph | vertices | arcs | max in-degree | rounds |");
-    for (const Format f : lab06::kAllFormats) std::printf(" %s ms |", std::string(lab06::format_name(f)).c_str());
-    for (const Format f : lab06::kAllFormats) std::printf(" %s MTEPS |", std::string(lab06::format_name(f)).c_str());
-    std::printf(" vector / scalar time |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::vector<std::string> columns = {"graph", "vertices", "arcs", "max in-degree", "rounds"};
+    for (const Format f : lab06::kAllFormats) columns.push_back(std::string(lab06::format_name(f)) + " ms");
+    for (const Format f : lab06::kAllFormats) columns.push_back(std::string(lab06::format_name(f)) + " MTEPS");
+    columns.emplace_back("vector / scalar time");
+    report.table("sssp", columns);
     for (const Row& row : rows) {
-      std::printf("| %s | %u | %llu | %llu | %llu |", row.label.c_str(), row.n,
-                  static_cast<unsigned long long>(row.m), static_cast<unsigned long long>(row.max_in),
-                  static_cast<unsigned long long>(row.rounds));
-      for (const FormatResult& r : row.formats) {
-        if (r.refused) {
-          std::printf(" refused |");
-        } else {
-          std::printf(" %.2f |", r.sssp_ms);
-        }
-      }
-      for (const FormatResult& r : row.formats) {
-        if (r.refused) {
-          std::printf(" |");
-        } else {
-          std::printf(" %.0f |", r.mteps);
-        }
-      }
-      std::printf(" %.2f |\n", row.formats[1].sssp_ms / row.formats[0].sssp_ms);
+      std::vector<sssp::bench::Cell> cells = {row.label, row.n, row.m, row.max_in, row.rounds};
+      using sssp::bench::Cell;
+      for (const FormatResult& r : row.formats) cells.push_back(r.refused ? Cell("refused") : Cell(r.sssp_ms, 2));
+      for (const FormatResult& r : row.formats) cells.push_back(r.refused ? Cell("") : Cell(r.mteps, 0));
+      cells.emplace_back(row.formats[1].sssp_ms / row.formats[0].sssp_ms, 2);
+      report.row(std::move(cells));
     }
     std::printf("\n");
   }
   std::printf("One sweep: bytes it must move; median time and effective GB/s warm (back to back) and cold (L2 "
               "evicted); a device-to-device copy of half the CSR sweep's bytes (read + write counted), warm and "
               "cold, in the same run; cold sweep over cold copy\n\n");
-  std::printf("| graph | format | must move MB | above L2 | warm us | warm GB/s | cold us | cold GB/s "
-              "| copy GB/s warm | copy GB/s cold | cold sweep / cold copy |\n");
-  std::printf("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  report.table("sweep", {"graph", "format", "must move MB", "above L2", "warm us", "warm GB/s", "cold us", "cold GB/s",
+                         "copy GB/s warm", "copy GB/s cold", "cold sweep / cold copy %"});
   for (const Row& row : rows) {
     for (std::size_t f = 0; f < row.formats.size(); ++f) {
       const FormatResult& r = row.formats[f];
       const std::string name(lab06::format_name(lab06::kAllFormats[f]));
       if (r.refused) {
-        std::printf("| %s | %s | refused | | | | | | | | |\n", row.label.c_str(), name.c_str());
+        report.row({row.label, name, "refused", "", "", "", "", "", "", "", ""});
         continue;
       }
       const double bytes = static_cast<double>(r.bytes);
       const double cold_gbs = bytes / (r.cold_ms * 1e6);
-      std::printf("| %s | %s | %.1f | %s | %.1f | %.0f | %.1f | %.0f | %.0f | %.0f | %.0f%% |\n", row.label.c_str(),
-                  name.c_str(), bytes / 1e6, r.bytes > gpu.l2_cache ? "yes" : "no", r.warm_ms * 1e3,
-                  bytes / (r.warm_ms * 1e6), r.cold_ms * 1e3, cold_gbs, row.copy_warm_gbs, row.copy_cold_gbs,
-                  100.0 * cold_gbs / row.copy_cold_gbs);
+      report.row({row.label, name, {bytes / 1e6, 1}, r.bytes > gpu.l2_cache ? "yes" : "no", {r.warm_ms * 1e3, 1},
+                  {bytes / (r.warm_ms * 1e6), 0}, {r.cold_ms * 1e3, 1}, {cold_gbs, 0}, {row.copy_warm_gbs, 0},
+                  {row.copy_cold_gbs, 0}, {100.0 * cold_gbs / row.copy_cold_gbs, 0}});
     }
   }
   for (const Row& row : rows) {
@@ -238,6 +228,7 @@ int run(int argc, char** argv) {
       }
     }
   }
+  report.write();
   if (!all_correct) {
     std::printf("WRONG: some distances differed from the reference Dijkstra\n");
     return 1;

@@ -19,6 +19,7 @@
 
 #include "lab07.hpp"
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/reference.hpp"
@@ -50,11 +51,12 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
   return m;
 }
 
-void print_row(const char* label, const lab07::Options& o, const Measured& m) {
-  std::printf("| %-22s | %u | %u | %9.3f | %8llu | %6llu | %10llu |%s\n", label, o.depth, o.vertices_per_thread,
-              m.median_ms, static_cast<unsigned long long>(m.counters.iterations),
-              static_cast<unsigned long long>(m.counters.host_syncs),
-              static_cast<unsigned long long>(m.counters.vertices_processed), m.correct ? "" : " WRONG");
+const std::vector<std::string> kColumns = {"launch mode", "k", "v/t", "median ms", "launches", "syncs", "expanded",
+                                           "verified"};
+
+void add_row(sssp::bench::Report& report, const char* label, const lab07::Options& o, const Measured& m) {
+  report.row({label, o.depth, o.vertices_per_thread, {m.median_ms, 3}, m.counters.iterations, m.counters.host_syncs,
+              m.counters.vertices_processed, m.correct ? "yes" : "WRONG"});
 }
 
 int run(int argc, char** argv) {
@@ -68,6 +70,8 @@ int run(int argc, char** argv) {
   parser.section("locality-bench:");
   parser.count("--max-depth", "K", "the largest k tried, 1 to " + std::to_string(lab07::kMaxDepth) + " (default 5)",
                max_depth, 1, lab07::kMaxDepth);
+  sssp::bench::Report report("locality-bench");
+  report.add_option(parser);
   if (!parser.parse(argc, argv, std::cout)) return 0;
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
@@ -79,8 +83,8 @@ int run(int argc, char** argv) {
   const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);
   std::printf("GPU: %s\ngraph: %s, source %u, weights %s\nmedian of %u runs after 1 warm-up (CUDA events)\n\n",
               gpu.summary().c_str(), sssp::describe(g).c_str(), source, weights.to_string().c_str(), repeats);
-  std::printf("| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  report.fact("graph", g.name);
+  report.table("sweep", kColumns);
   bool all_correct = true;
   lab07::Options best;
   double best_ms = 0;
@@ -92,7 +96,7 @@ int run(int argc, char** argv) {
       o.vertices_per_thread = vpt;
       const Measured m = measure(g, source, expected, o, repeats);
       all_correct = all_correct && m.correct;
-      print_row("blind, learned N", o, m);
+      add_row(report, "blind, learned N", o, m);
       if (best_ms == 0 || m.median_ms < best_ms) {
         best = o;
         best_ms = m.median_ms;
@@ -101,8 +105,7 @@ int run(int argc, char** argv) {
   }
   std::printf("\nbest k = %u, %u vertices per thread; launch modes there:\n\n", best.depth,
               best.vertices_per_thread);
-  std::printf("| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  report.table("launch_modes", kColumns);
   lab07::Options look_every = best;
   look_every.blind_launches = 0;
   lab07::Options graph = best;
@@ -112,8 +115,9 @@ int run(int argc, char** argv) {
   for (const auto& [label, o] : modes) {
     const Measured m = measure(g, source, expected, o, repeats);
     all_correct = all_correct && m.correct;
-    print_row(label, o, m);
+    add_row(report, label, o, m);
   }
+  report.write();
   if (!all_correct) {
     std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
     return 1;

@@ -1,11 +1,15 @@
 // Tests of what the benchmark programs share (sssp/bench_args.hpp).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/errors.hpp"
 
 namespace sssp::bench {
@@ -98,6 +102,33 @@ TEST(BenchMeasure, WarmUpsAreRunButNotTimed) {
   std::size_t calls = 0;
   EXPECT_EQ(measure(2, 4, [&] { return times[calls++]; }), 2.5);
   EXPECT_EQ(calls, 6u);
+}
+
+TEST(BenchReport, TablesAsJsonNumbersStayNumbers) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("bench_report_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
+  Report report("demo-bench");
+  cli::Parser parser("demo-bench", "A benchmark.");
+  report.add_option(parser);
+  const std::string option = "--json=" + file.string();
+  const char* argv[] = {"demo-bench", option.c_str()};
+  std::ostringstream help;
+  ASSERT_TRUE(parser.parse(2, argv, help));
+  report.fact("graph", "grid \"2x2\"");
+  testing::internal::CaptureStdout();
+  report.table("t", {"name", "n", "ms"});
+  report.row({"a", 3u, {1.25, 2}});
+  report.row({"b", std::uint64_t{4}, "refused"});
+  const std::string markdown = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(markdown, "| name | n | ms |\n|---|---|---|\n| a | 3 | 1.25 |\n| b | 4 | refused |\n");
+  EXPECT_THROW(report.row({"too few"}), std::logic_error);
+  report.write();
+  std::ifstream in(file);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(file);
+  EXPECT_EQ(json,
+            "{\"program\": \"demo-bench\", \"facts\": {\"graph\": \"grid \\\"2x2\\\"\"}, \"tables\": [{\"title\": \"t\", "
+            "\"columns\": [\"name\", \"n\", \"ms\"], \"rows\": [[\"a\", 3, 1.25], [\"b\", 4, \"refused\"]]}]}\n");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 """Lab 04's rows in .ci/bench.py's tables and its reduce-bench (the format: .ci/benchkit/labs.py)."""
 from benchkit.plots import log_log, pyplot, save
-from benchkit.tables import markdown_tables, number
+from benchkit.tables import number, program_table
 
 # Lab 04 extracts one vertex per round: V rounds of an O(V) arg-min.
 _ALGORITHMS = ["lab01/dijkstra", "lab03/edge-dijkstra", "lab04/"]
@@ -16,14 +16,14 @@ GAPBS_PEER = True
 PROGRAMS = [("reduce-bench", [[]])]
 
 
-def plot_program(program: str, text: str, path) -> bool:
+def plot_program(program: str, reports: list[dict], path) -> bool:
     """Lab 04: the bandwidth of each reduction stage, CUB's and the CPU loop's against n."""
     plt = pyplot()
 
-    tables = [t for t in markdown_tables(text) if t[0] and t[0][0] == "method"]
-    if not tables:
+    table = program_table(reports[0], "argmin_us") if reports else None
+    if not table:
         return False
-    header, rows = tables[0]
+    header, rows = table
     sizes = [number(h) for h in header[1:]]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for row in rows:

@@ -1,20 +1,18 @@
 """Lab 05's stream-bench in .ci/bench.py (the format: .ci/benchkit/labs.py). Its
 graphs are dense matrices: no rows in the runner's tables, no gapbs peer."""
 from benchkit.plots import pyplot, save
-from benchkit.tables import markdown_tables, number
+from benchkit.tables import number, program_table
 
 PROGRAMS = [("stream-bench", [[]])]
 
 
-def plot_program(program: str, text: str, path) -> bool:
+def plot_program(program: str, reports: list[dict], path) -> bool:
     """Lab 05: the speedups against n, with and without streams, and the timeline of round 1."""
     plt = pyplot()
 
-    tables = markdown_tables(text)
-    sizes = next((t for t in tables if t[0] and t[0][0] == "vertices"), None)
-    overlap = next((t for t in tables if t[0] and t[0][0] == "version"), None)
-    if not sizes:
+    if not reports or not program_table(reports[0], "sizes"):
         return False
+    sizes, overlap = program_table(reports[0], "sizes"), program_table(reports[0], "overlap")
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5))
     header, rows = sizes
     column = {name: i for i, name in enumerate(header)}

@@ -1,8 +1,6 @@
 """Lab 07's rows in .ci/bench.py's tables and its locality-bench (the format: .ci/benchkit/labs.py)."""
-import re
-
 from benchkit.plots import pyplot, save
-from benchkit.tables import markdown_tables, number
+from benchkit.tables import number, program_table
 
 # k-step waves and blind launches beside lab 02's one-arc rounds they improve on.
 _ALGORITHMS = ["lab01/dijkstra", "lab02/frontier-sssp", "lab07/"]
@@ -20,17 +18,13 @@ PROGRAMS = [
 ]
 
 
-def plot_program(program: str, text: str, path) -> bool:
+def plot_program(program: str, reports: list[dict], path) -> bool:
     """Lab 07: time against k for 1, 2 and 4 vertices per thread, one panel per graph (Fig. 4's shape)."""
     plt = pyplot()
 
-    # One section per invocation, from its "graph:" line; its first k-by-v/t table is the sweep.
-    sweeps = []
-    for section in re.split(r"^(?=graph: )", text, flags=re.M)[1:]:
-        name = re.match(r"graph: (.+?): \d+ vertices", section)
-        table = next((t for t in markdown_tables(section) if t[0][:3] == ["launch mode", "k", "v/t"]), None)
-        if table and table[1]:
-            sweeps.append((name.group(1) if name else "?", table[1]))
+    # One panel per invocation that got as far as its sweep.
+    sweeps = [(report["facts"].get("graph", "?"), program_table(report, "sweep")[1])
+              for report in reports if (program_table(report, "sweep") or (None, []))[1]]
     if not sweeps:
         return False
     fig, axes = plt.subplots(1, len(sweeps), figsize=(5 * len(sweeps), 4), squeeze=False)

@@ -1,6 +1,5 @@
 """Lab 09's rows in .ci/bench.py's tables and its adds-bench (the format: .ci/benchkit/labs.py)."""
 import csv
-import re
 from pathlib import Path
 
 from benchkit.plots import pyplot, save
@@ -25,15 +24,14 @@ PROGRAMS = [
 ]
 
 
-def plot_program(program: str, text: str, path) -> bool:
+def plot_program(program: str, reports: list[dict], path) -> bool:
     """Lab 09: how the manager moves delta during a run (the ADDS paper's Figs. 11 to 15): delta,
     the utilisation it reads, and the tail and repeat shares, against the manager's passes, one
-    column per trace file that adds-bench --trace named in text."""
+    column per trace file that adds-bench --trace wrote (the "trace" fact of its report)."""
     plt = pyplot()
 
     # The CSV files lie beside the plot (adds-bench wrote them into the --out directory).
-    names = re.findall(r"^\(the dynamic row's trace, \d+ decisions, is in (.+)\)$", text, re.M)
-    files = [path.parent / Path(name).name for name in names]
+    files = [path.parent / Path(report["facts"]["trace"]).name for report in reports if "trace" in report["facts"]]
     traces = []
     for file in (f for f in files if f.exists()):
         with file.open() as rows:

@@ -78,7 +78,8 @@ class Tables(unittest.TestCase):
         self.assertEqual(missing, ["gone.gr"])
 
     def test_every_lab_describes_its_benchmarks(self):
-        self.assertEqual(list(LABS), [f"lab0{n}" for n in range(1, 10)], "a lab without tests/<lab>/benchmarks.py")
+        folders = sorted(path.name.split("_")[0] for path in REPO.glob("solutions/lab*_*") if path.is_dir())
+        self.assertEqual(list(LABS), folders, "a lab without tests/<lab>/benchmarks.py")
         for name, lab in LABS.items():
             self.assertTrue(lab.rows or lab.programs, f"{name} has neither rows nor programs")
             for label, graph_args, algos, reps in lab.rows:

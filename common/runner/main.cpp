@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -32,7 +31,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.hpp"
+#include "registry.hpp"
+#include "sssp/bench_args.hpp"
+#include "sssp/cli.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
@@ -45,70 +46,14 @@ using sssp::runner::Algorithm;
 using sssp::runner::RunOutput;
 using sssp::runner::Tuning;
 
-// The runner's options for the fields of Tuning.
-struct TuningOption {
-  const char* flag;
-  std::optional<unsigned> Tuning::*field;
-};
-constexpr TuningOption kTuningOptions[] = {{"--block-size", &Tuning::block_size},
-                                           {"--rounds-per-check", &Tuning::rounds_per_check},
-                                           {"--depth", &Tuning::depth},
-                                           {"--vertices-per-thread", &Tuning::vertices_per_thread},
-                                           {"--delta", &Tuning::delta}};
-
 constexpr const char* kDefaultGenerator = "grid:256x256";
 constexpr const char* kDefaultWeights = "1:1000:1";
 constexpr std::uint64_t kMaxRepetitions = 100000;
-// The dense-matrix algorithms (lab 05) run in the default set only up to this
+// The dense-matrix algorithms (Algorithm::dense_matrix) run in the default set only up to this
 // many vertices: lab05/cpu-naive does |V| - 1 rounds over the whole matrix,
 // |V|^3 relaxations, 10^9 here (about a second), but 4 * 10^10 on rome99's
 // 3353 vertices (minutes). --algo still runs them on any graph they take.
 constexpr sssp::vertex_t kDenseDefaultMaxVertices = 1000;
-
-constexpr const char* kUsage = R"(usage: sssp [options]
-
-Runs shortest-path and BFS algorithms of the labs, times them and verifies
-every answer with a certificate check (no reference needed).
-
-graph (default: the built-in grid:256x256 with weights 1:1000:1):
-  --graph FILE          DIMACS .gr, PACE .gr, SNAP edge list or .mtx; .gz is fine
-  --format NAME         auto (default), dimacs, pace, snap, mtx
-  --undirected          SNAP input: each line is an undirected edge
-  --gen SPEC            generate: grid:RxC random:N:M rmat:SCALE[:EF] chain:N star:N complete:N
-  --weights POLICY      weights for unweighted input: unit, LO:HI or LO:HI:SEED (default 1:1000:1);
-                        a file with its own weights keeps them: a warning, and in JSON
-                        "weights_ignored" (not checked for a pipe)
-  --seed N              generator seed (default 1)
-  --cache DIR           keep a binary copy of parsed files in DIR (fast reloads)
-algorithms and sources:
-  --algo NAME           an algorithm from --list, or a prefix like lab01/ (repeatable; default
-                        all, but the dense-matrix ones of lab 05 only up to 1000 vertices)
-  --source N            source vertex, 0-based (repeatable; default 0)
-  --random-sources K    K >= 1 distinct sources with out-degree > 0, drawn from --seed
-  --reps R              timed repetitions per source (default 3)
-  --warmup W            untimed runs first (default 1)
-launch parameters (default: each lab's; an error for a chosen algorithm without it):
-  --block-size N        threads per block (labs 02, 03, 04, 06, 07, 08; lab 04: a power of two
-                        from 32, lab06/csr-vector: a multiple of 32)
-  --rounds-per-check N  rounds launched between two looks at the result (labs 04, 06, 08)
-  --depth K             lab 07's k, 1 to 8
-  --vertices-per-thread P  lab 07: 1, 2 or 4
-  --delta N             labs 08 and 09: the bucket width, 1 to 4294967295 (default: each solver's rule)
-output:
-  --output FORMAT       text (default), json or csv
-  --no-verify           skip the certificate check
-  --write-distances FILE  the answer of the first run: the first algorithm of --list order
-                        that ran, from the first source, its last repetition; one line per
-                        vertex 0, 1, ...: its distance (a BFS: its level) or INF
-  --write-graph FILE    the graph as the runs used it (weights included) as DIMACS 'p sp',
-                        vertex v as v + 1
-                        Both are written only when every run succeeded (exit status 0): a
-                        regular file is replaced whole, a device, pipe or symlink's target
-                        written in place; neither may be --graph or the other output
-  --progress            report each repetition on stderr (default when stderr is a terminal)
-  --list                list the algorithms and exit
-  --help                this text
-)";
 
 struct Options {
   std::string graph_file;
@@ -132,93 +77,91 @@ struct Options {
   bool list = false;
 };
 
-// Digits only: std::stoull would take " -3" and wrap it to 2^64 - 3.
-std::uint64_t parse_count(const std::string& flag, const std::string& text, std::uint64_t min = 0,
-                          std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
-  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
-  std::uint64_t value = 0;
-  if (!digits || std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc{} ||
-      value < min || value > max) {
-    throw sssp::InputError(flag + " needs an integer from " + std::to_string(min) + " to " +
-                           std::to_string(max) + " (digits only), got '" + text + "'");
-  }
-  return value;
-}
-
-Options parse_args(int argc, char** argv) {
+// Nothing when --help was given (the usage is printed).
+std::optional<Options> parse_args(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw sssp::InputError(arg + " needs a value (see --help)");
-      // An unset shell variable must not silently select a default.
-      if (argv[i + 1][0] == '\0') throw sssp::InputError(arg + " needs a value, got an empty string");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      std::exit(0);
-    } else if (arg == "--graph") {
-      o.graph_file = value();
-    } else if (arg == "--format") {
-      o.read.format = sssp::parse_format(value());
-    } else if (arg == "--undirected") {
-      o.read.snap_undirected = true;
-    } else if (arg == "--gen") {
-      o.generator = value();
-    } else if (arg == "--weights") {
-      o.weights = value();
-      o.weights_given = true;
-    } else if (arg == "--seed") {
-      o.seed = parse_count(arg, value());
-    } else if (arg == "--cache") {
-      o.cache_dir = value();
-    } else if (arg == "--algo") {
-      o.algos.push_back(value());
-    } else if (arg == "--source") {
-      o.sources.push_back(parse_count(arg, value()));
-    } else if (arg == "--random-sources") {
-      o.random_sources = parse_count(arg, value(), 1);
-    } else if (arg == "--reps") {
-      o.reps = static_cast<unsigned>(parse_count(arg, value(), 1, kMaxRepetitions));
-    } else if (arg == "--warmup") {
-      o.warmup = static_cast<unsigned>(parse_count(arg, value(), 0, kMaxRepetitions));
-    } else if (arg == "--output") {
-      o.output = value();
-      if (o.output != "text" && o.output != "json" && o.output != "csv") {
-        throw sssp::InputError("--output must be text, json or csv, got '" + o.output + "'");
-      }
-    } else if (const auto* t = std::find_if(std::begin(kTuningOptions), std::end(kTuningOptions),
-                                            [&](const TuningOption& option) { return arg == option.flag; });
-               t != std::end(kTuningOptions)) {
-      // Each algorithm's rule is checked once the algorithms are chosen.
-      o.tuning.*t->field = static_cast<unsigned>(parse_count(arg, value(), 0, std::numeric_limits<unsigned>::max()));
-    } else if (arg == "--no-verify") {
-      o.verify = false;
-    } else if (arg == "--write-distances") {
-      o.write_distances = value();
-    } else if (arg == "--write-graph") {
-      o.write_graph = value();
-    } else if (arg == "--progress") {
-      o.progress = true;
-    } else if (arg == "--list") {
-      o.list = true;
-    } else {
-      throw sssp::InputError("unknown argument '" + arg + "' (see --help)");
+  using sssp::cli::Repeat;
+  sssp::cli::Parser p("sssp [options]",
+                      "Runs shortest-path and BFS algorithms of the labs, times them and verifies\n"
+                      "every answer with a certificate check (no reference needed).");
+  p.section(std::string("graph (default: the built-in ") + kDefaultGenerator + " with weights " + kDefaultWeights +
+            "):");
+  p.text("--graph", "FILE", "DIMACS .gr, PACE .gr, SNAP edge list or .mtx; .gz is fine", o.graph_file);
+  p.option("--format", "NAME", "auto (default), dimacs, pace, snap, mtx",
+           [&](const std::string& v) { o.read.format = sssp::parse_format(v); });
+  p.flag("--undirected", "SNAP input: each line is an undirected edge", [&] { o.read.snap_undirected = true; });
+  p.text("--gen", "SPEC", "generate: grid:RxC random:N:M rmat:SCALE[:EF] chain:N star:N complete:N", o.generator);
+  p.option("--weights", "POLICY",
+           std::string("weights for unweighted input: unit, LO:HI or LO:HI:SEED (default ") + kDefaultWeights +
+               ");\na file with its own weights keeps them: a warning, and in JSON\n"
+               "\"weights_ignored\" (not checked for a pipe)",
+           [&](const std::string& v) {
+             o.weights = v;
+             o.weights_given = true;
+           });
+  p.count("--seed", "N", "generator seed (default 1)", o.seed, 0, std::numeric_limits<std::uint64_t>::max());
+  p.text("--cache", "DIR", "keep a binary copy of parsed files in DIR (fast reloads)", o.cache_dir);
+  p.count("--max-inflation", "X",
+          "refuse gzip input inflating more than X times (default " + std::to_string(sssp::kDefaultMaxInflation) +
+              "; graph\ntext inflates 3 to 10 times); 0: no bound",
+          o.read.max_inflation, 0, std::numeric_limits<std::uint64_t>::max());
+  p.excludes("--graph", "--gen");
+  p.section("algorithms and sources:");
+  p.option(
+      "--algo", "NAME",
+      "an algorithm from --list, or a prefix like lab01/ (repeatable; default\n"
+      "all, but the dense-matrix ones only up to 1000 vertices)",
+      [&](const std::string& v) { o.algos.push_back(v); }, Repeat::kMany);
+  p.option(
+      "--source", "N", "source vertex, 0-based (repeatable; default 0)",
+      [&](const std::string& v) {
+        o.sources.push_back(sssp::cli::parse_count("--source", v, 0, std::numeric_limits<std::uint64_t>::max()));
+      },
+      Repeat::kMany);
+  p.count("--random-sources", "K", "K >= 1 distinct sources with out-degree > 0, drawn from --seed", o.random_sources,
+        1, std::numeric_limits<std::uint64_t>::max());
+  p.count("--reps", "R", "timed repetitions per source (default 3)", o.reps, 1, kMaxRepetitions);
+  p.count("--warmup", "W", "untimed runs first (default 1)", o.warmup, 0, kMaxRepetitions);
+  p.section("launch parameters (default: each lab's; an error for a chosen algorithm without it):");
+  for (const auto& [option, labs] : sssp::runner::registry().options()) {
+    // Each chosen algorithm's lab checks the value once they are chosen.
+    std::string help = option.help + " (";
+    for (const std::string& lab : labs) help += (&lab == &labs.front() ? "" : ", ") + lab;
+    p.option(option.flag, option.metavar, help + ")", [&o, option](const std::string& v) {
+      o.tuning.set(option.flag, sssp::cli::parse_count(option.flag, v, option.min, option.max));
+    });
+  }
+  p.section("output:");
+  p.option("--output", "FORMAT", "text (default), json or csv", [&](const std::string& v) {
+    if (v != "text" && v != "json" && v != "csv") {
+      throw sssp::InputError("--output must be text, json or csv, got '" + v + "'");
     }
-  }
-  if (!o.graph_file.empty() && !o.generator.empty()) {
-    throw sssp::InputError("give either --graph or --gen, not both");
-  }
+    o.output = v;
+  });
+  p.flag("--no-verify", "skip the certificate check", [&] { o.verify = false; });
+  p.text("--write-distances", "FILE",
+         "the answer of the first run: the first algorithm of --list order\n"
+         "that ran, from the first source, its last repetition; one line per\n"
+         "vertex 0, 1, ...: its distance (a BFS: its level) or INF",
+         o.write_distances);
+  p.text("--write-graph", "FILE",
+         "the graph as the runs used it (weights included) as DIMACS 'p sp',\n"
+         "vertex v as v + 1\n"
+         "Both are written only when every run succeeded (exit status 0): a\n"
+         "regular file is replaced whole, a device, pipe or symlink's target\n"
+         "written in place; neither may be --graph or the other output",
+         o.write_graph);
+  p.flag("--progress", "report each repetition on stderr (default when stderr is a terminal)",
+         [&] { o.progress = true; });
+  p.flag("--list", "list the algorithms and exit", [&] { o.list = true; });
+  if (!p.parse(argc, argv, std::cout)) return std::nullopt;
   o.read.weights = sssp::WeightPolicy::parse(o.weights);
   return o;
 }
 
 std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& wanted) {
   std::vector<const Algorithm*> chosen;
-  for (const Algorithm& a : sssp::runner::algorithms()) {
+  for (const Algorithm& a : sssp::runner::registry().algorithms()) {
     const bool match = wanted.empty() || std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
                          return a.name == w || (w.ends_with('/') && a.name.starts_with(w));
                        });
@@ -233,38 +176,39 @@ std::vector<const Algorithm*> select_algorithms(const std::vector<std::string>& 
   return chosen;
 }
 
-// The algorithm's rule for a field of Tuning; null if it has no such parameter.
-const sssp::runner::Tunable* tunable(const Algorithm& a, std::optional<unsigned> Tuning::*field) {
-  const auto t = std::find_if(a.tunables.begin(), a.tunables.end(),
-                              [&](const sssp::runner::Tunable& candidate) { return candidate.field == field; });
-  return t == a.tunables.end() ? nullptr : &*t;
+bool takes(const Algorithm& a, const std::string& flag) {
+  return std::find(a.options.begin(), a.options.end(), flag) != a.options.end();
 }
 
-// Every launch parameter given must be one of every chosen algorithm's, with
-// a value its rule takes: never silently ignored.
+// Every launch option given must be one of every chosen algorithm's, with
+// values its lab's own check takes: never silently ignored.
 void check_tuning(const Tuning& tuning, const std::vector<const Algorithm*>& chosen) {
-  for (const auto& [flag, field] : kTuningOptions) {
-    if (!(tuning.*field)) continue;
-    const unsigned value = *(tuning.*field);
+  for (const auto& [flag, value] : tuning.values()) {
     for (const Algorithm* a : chosen) {
-      const sssp::runner::Tunable* t = tunable(*a, field);
-      if (t == nullptr) {
+      if (!takes(*a, flag)) {
         throw sssp::InputError(a->name + " has no " + flag +
                                " (choose algorithms that have it with --algo; --list shows them)");
       }
-      if (!t->accepts(value)) {
-        throw sssp::InputError(std::string(flag) + " " + std::to_string(value) + ": " + a->name + " takes " + t->rule);
-      }
+    }
+  }
+  if (tuning.values().empty()) return;
+  std::string given;
+  for (const auto& [flag, value] : tuning.values()) {
+    given += (given.empty() ? "" : " ") + flag + " " + std::to_string(value);
+  }
+  for (const Algorithm* a : chosen) {
+    try {
+      a->check(tuning);
+    } catch (const sssp::InputError& e) {
+      throw sssp::InputError(a->name + " refuses " + given + ": " + e.what());
     }
   }
 }
 
-// The options --list shows for an algorithm.
+// The launch options --list shows for an algorithm.
 std::string tuning_flags(const Algorithm& a) {
   std::string flags;
-  for (const auto& [flag, field] : kTuningOptions) {
-    if (tunable(a, field) != nullptr) flags += std::string(" ") + flag;
-  }
+  for (const std::string& flag : a.options) flags += " " + flag;
   return flags;
 }
 
@@ -337,12 +281,6 @@ struct Measurement {
   std::string skipped;  // why the algorithm did not run (no GPU, a graph it does not take)
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // Arcs leaving reached vertices: the edges the run had to look at.
 template <typename Value>
 std::uint64_t reached_arcs(const sssp::CsrGraph& g, const std::vector<Value>& value, Value unreached) {
@@ -379,7 +317,7 @@ Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, co
     }
   }
   m.counters = out.counters;
-  m.median_ms = median(m.times_ms);
+  m.median_ms = sssp::bench::median(m.times_ms);
   m.peak_device_bytes = sssp::cuda::memory_stats().peak_bytes;
   m.edges_traversed = a.bfs ? reached_arcs(g, out.levels, sssp::kUnreached) : reached_arcs(g, out.dist, sssp::kInfinity);
   m.mteps = m.median_ms > 0 ? static_cast<double>(m.edges_traversed) / (m.median_ms * 1e3) : 0.0;
@@ -510,6 +448,8 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
 // warning when it was given for one. Read again with every weight set to c, a
 // value the graph's first arc does not have, the file comes out unchanged
 // only if it has its own weights. A pipe cannot be read twice: not checked.
+// The second read goes through --cache like the first: with a cache, a
+// second run parses the file for neither.
 std::string ignored_weights(const Options& o, const sssp::CsrGraph& graph) {
   if (!o.weights_given || o.graph_file.empty() || graph.num_edges() == 0 ||
       !std::filesystem::is_regular_file(o.graph_file)) {
@@ -518,7 +458,7 @@ std::string ignored_weights(const Options& o, const sssp::CsrGraph& graph) {
   sssp::ReadOptions probe = o.read;
   const sssp::weight_t c = graph.weights[0] + 1;  // wraps to 0 at the largest weight, still different
   probe.weights = sssp::WeightPolicy::uniform(c, c, 1);
-  if (sssp::to_csr(sssp::read_graph(o.graph_file, probe)).weights != graph.weights) return {};
+  if (sssp::load_graph_cached(o.graph_file, probe, o.cache_dir).weights != graph.weights) return {};
   return "--weights " + o.weights + " ignored: " + o.graph_file + " has weights of its own, which the runs use";
 }
 
@@ -676,9 +616,11 @@ void leave_out_dense(std::vector<const Algorithm*>& chosen, const sssp::CsrGraph
 }
 
 int run(int argc, char** argv) {
-  const Options o = parse_args(argc, argv);
+  const std::optional<Options> parsed = parse_args(argc, argv);
+  if (!parsed) return 0;
+  const Options& o = *parsed;
   if (o.list) {
-    for (const Algorithm& a : sssp::runner::algorithms()) {
+    for (const Algorithm& a : sssp::runner::registry().algorithms()) {
       std::printf("%-28s %s%s%s\n", a.name.c_str(), a.summary.c_str(), a.gpu ? " [GPU]" : "", tuning_flags(a).c_str());
     }
     return 0;

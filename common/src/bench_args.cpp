@@ -1,8 +1,8 @@
-// The benchmark programs' shared command line (sssp/bench_args.hpp).
+// What the benchmark programs share (sssp/bench_args.hpp).
 #include "sssp/bench_args.hpp"
 
 #include <algorithm>
-#include <string_view>
+#include <stdexcept>
 
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
@@ -10,53 +10,19 @@
 
 namespace sssp::bench {
 
-unsigned parse_count(const std::string& text, const char* what, unsigned most) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
-      std::stoul(text) > most) {
-    throw InputError(std::string(what) + " must be an integer 0.." + std::to_string(most) + ", got '" + text + "'");
-  }
-  return static_cast<unsigned>(std::stoul(text));
-}
-
-namespace {
-
-// Stores a shared option's value; false if `option` is not one of them.
-bool parse_shared_option(std::string_view option, const std::string& value, BenchArgs& args) {
-  if (option == "--graph") {
-    args.graph_file = value;
-  } else if (option == "--gen") {
-    args.spec = value;
-  } else if (option == "--weights") {
-    args.weights = WeightPolicy::parse(value);
-  } else if (option == "--source") {
-    args.source = parse_count(value, "--source", ~0u >> 1);
-  } else if (option == "--repeats") {
-    args.repeats = std::max(1u, parse_count(value, "--repeats", 1000));
-  } else if (option == "--block-size") {
-    args.block_size = parse_count(value, "--block-size", 1024);
-  } else {
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-void parse_args(int argc, char** argv, BenchArgs& args, std::initializer_list<ExtraOption> extra) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view option = argv[i];
-    if (i + 1 >= argc) throw InputError("option " + std::string(option) + " needs a value");
-    const std::string value = argv[++i];
-    if (parse_shared_option(option, value, args)) continue;
-    const auto own = std::find_if(extra.begin(), extra.end(), [&](const ExtraOption& e) { return option == e.name; });
-    if (own != extra.end()) {
-      own->set(value);
-      continue;
-    }
-    std::string known = "--graph, --gen, --weights, --source, --repeats, --block-size";
-    for (const ExtraOption& e : extra) known += std::string(", ") + e.name;
-    throw InputError("unknown option " + std::string(option) + " (" + known + ")");
-  }
+void add_shared_options(cli::Parser& parser, BenchArgs& args) {
+  parser.section("graph and runs:");
+  parser.text("--graph", "FILE", "DIMACS .gr, PACE .gr, SNAP edge list or .mtx; .gz is fine", args.graph_file);
+  parser.text("--gen", "SPEC", "generate, as sssp --gen (default " + args.spec + ")", args.spec);
+  parser.option("--weights", "LO:HI[:SEED]", "weights for unweighted input, or unit (default 1:1000:1)",
+                [&args](const std::string& value) { args.weights = WeightPolicy::parse(value); });
+  parser.count("--source", "V", "source vertex, 0-based (default " + std::to_string(args.source) + ")", args.source,
+               0, kMaxVertices - 1);
+  parser.count("--repeats", "R", "timed runs per row (default " + std::to_string(args.repeats) + ")", args.repeats, 1,
+               kMaxRepeats);
+  parser.count("--block-size", "B", "threads per block (default " + std::to_string(args.block_size) + ")",
+               args.block_size, 1, 1024);
+  parser.excludes("--graph", "--gen");
 }
 
 CsrGraph load_graph(const BenchArgs& args) {
@@ -65,6 +31,15 @@ CsrGraph load_graph(const BenchArgs& args) {
   CsrGraph g = to_csr(args.graph_file.empty() ? generate(args.spec, args.weights, 1) : read_graph(args.graph_file, read));
   require_valid_source(g, args.source);
   return g;
+}
+
+double median(std::vector<double> samples) {
+  if (samples.empty()) throw std::invalid_argument("median of no samples");
+  const std::size_t n = samples.size();
+  const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(samples.begin(), middle, samples.end());
+  if (n % 2 == 1) return *middle;
+  return 0.5 * (*std::max_element(samples.begin(), middle) + *middle);
 }
 
 }  // namespace sssp::bench

@@ -100,7 +100,7 @@ EdgeList parse_source(ByteSource& source, const std::string& name_in_messages,
 }  // namespace io_detail
 
 EdgeList read_graph(const std::string& path, const ReadOptions& options) {
-  io_detail::FileSource source(path);
+  io_detail::FileSource source(path, options.max_inflation);
   return io_detail::parse_source(source, path, std::filesystem::path(path).filename().string(),
                                  options);
 }

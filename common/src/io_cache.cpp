@@ -30,7 +30,7 @@ std::string entry_path(const std::string& cache_dir, const std::string& name, st
       name + "\n" + hex16(content) + "\n" + std::to_string(static_cast<int>(options.format)) +
       "\n" + options.weights.to_string() + "\n" + std::to_string(options.snap_undirected) + "\n" +
       std::to_string(options.max_vertices) + "\n" + std::to_string(options.max_edges) + "\n" +
-      std::to_string(options.max_extra_vertices);
+      std::to_string(options.max_extra_vertices) + "\n" + std::to_string(options.max_inflation);
   io_detail::WordHash hash;
   hash.update(key.data(), key.size());
   return (fs::path(cache_dir) / (name + "." + hex16(hash.finish()) + ".csr")).string();
@@ -63,7 +63,7 @@ CsrGraph load_graph_cached(const std::string& path, const ReadOptions& options,
       // A damaged entry is only a cache miss: rebuild it from the source below.
     }
   }
-  io_detail::FileSource source(path);
+  io_detail::FileSource source(path, options.max_inflation);
   CsrGraph graph = to_csr(io_detail::parse_source(source, path, name, options));
   try {
     fs::create_directories(cache_dir, ec);

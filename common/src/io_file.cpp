@@ -47,7 +47,8 @@ std::size_t RawFile::read(unsigned char* out, std::size_t capacity) {
   }
 }
 
-FileSource::FileSource(const std::string& path) : file_(path), input_(kInputBytes) {
+FileSource::FileSource(const std::string& path, std::uint64_t max_inflation)
+    : file_(path), input_(kInputBytes), max_inflation_(max_inflation) {
   z_.next_in = input_.data();
 }
 
@@ -73,6 +74,7 @@ bool FileSource::ensure_input(std::size_t count) {
     const std::size_t n = file_.read(input_.data() + z_.avail_in, input_.size() - z_.avail_in);
     if (n == 0) return false;
     z_.avail_in += static_cast<uInt>(n);
+    stored_bytes_ += n;
   }
   return true;
 }
@@ -117,7 +119,21 @@ std::size_t FileSource::inflate_into(char* out, std::size_t capacity) {
                        (z_.msg != nullptr ? z_.msg : "zlib error") + ")");
     }
   }
+  inflated_bytes_ += wanted - z_.avail_out;
+  require_plausible_inflation();
   return wanted - z_.avail_out;
+}
+
+void FileSource::require_plausible_inflation() const {
+  constexpr std::uint64_t kAnyRatioUpTo = std::uint64_t{1} << 20;
+  if (max_inflation_ == 0 || inflated_bytes_ <= kAnyRatioUpTo ||
+      inflated_bytes_ / max_inflation_ <= stored_bytes_) {
+    return;
+  }
+  throw InputError("gzip data inflates more than " + std::to_string(max_inflation_) + " times (" +
+                   std::to_string(stored_bytes_) + " bytes of the file gave " + std::to_string(inflated_bytes_) +
+                   "): graph text inflates 3 to 10 times, so this is repeated lines or a decompression bomb; to "
+                   "read it anyway lift the bound (sssp --max-inflation 0, ReadOptions::max_inflation)");
 }
 
 std::uint64_t hash_file(const std::string& path) {

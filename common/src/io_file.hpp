@@ -42,7 +42,8 @@ class RawFile {
 // member that do not start another member are an error, not silently dropped.
 class FileSource final : public ByteSource {
  public:
-  explicit FileSource(const std::string& path);
+  // `max_inflation`: ReadOptions::max_inflation.
+  FileSource(const std::string& path, std::uint64_t max_inflation);
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
   ~FileSource() override;
@@ -57,12 +58,16 @@ class FileSource final : public ByteSource {
   void choose_mode();
   bool ensure_input(std::size_t count);
   std::size_t inflate_into(char* out, std::size_t capacity);
+  void require_plausible_inflation() const;
 
   RawFile file_;
   std::vector<unsigned char> input_;  // raw bytes; the unread ones are z_.next_in[0, avail_in)
   z_stream z_{};
   Mode mode_ = Mode::kUnknown;
   bool member_ended_ = false;
+  std::uint64_t max_inflation_;
+  std::uint64_t stored_bytes_ = 0;    // read from the file so far
+  std::uint64_t inflated_bytes_ = 0;  // gzip mode: produced so far
 };
 
 // WordHash of a whole file's stored bytes.

@@ -19,13 +19,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
+#include <iostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "lab06.hpp"
+#include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
@@ -57,20 +58,6 @@ struct FormatResult {
   std::uint64_t bytes = 0; // what a sweep must move
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-unsigned parse(const char* text, const char* what) {
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (end == text || *end != '\0' || value == 0 || value > 100000ul) {
-    throw sssp::InputError(std::string(what) + " must be a positive integer, got '" + text + "'");
-  }
-  return static_cast<unsigned>(value);
-}
-
 std::string stem(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') + 1);
   for (const char* suffix : {".gz", ".gr", ".pace", ".txt", ".mtx"}) {
@@ -97,29 +84,26 @@ int run(int argc, char** argv) {
   unsigned repeats = 11;
   unsigned block_size = 256;
   bool sweeps_only = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--sweeps-only") {
-      sweeps_only = true;
-      continue;
-    }
-    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
-    const std::string value = argv[++i];
-    if (arg == "--graph") {
-      inputs.push_back({stem(value), false, value});
-    } else if (arg == "--gen") {
-      inputs.push_back({value, true, value});
-    } else if (arg == "--weights") {
-      weights = sssp::WeightPolicy::parse(value);
-    } else if (arg == "--repeats") {
-      repeats = parse(value.c_str(), "--repeats");
-    } else if (arg == "--block-size") {
-      block_size = parse(value.c_str(), "--block-size");
-    } else {
-      throw sssp::InputError("unknown option " + std::string(arg) +
-                             " (--graph, --gen, --weights, --repeats, --block-size, --sweeps-only)");
-    }
-  }
+  // Several graphs in one table: --graph and --gen repeat, in the order given.
+  sssp::cli::Parser parser("spmv-bench [options]",
+                           "Lab 06, in the shape of Chen's Table 5: every format on every graph given, the\n"
+                           "time of a whole SSSP and the bandwidth of one sweep; every answer checked.");
+  parser.option(
+      "--graph", "FILE", "a graph file (repeatable)",
+      [&](const std::string& v) { inputs.push_back({stem(v), false, v}); }, sssp::cli::Repeat::kMany);
+  parser.option(
+      "--gen", "SPEC", "a generated graph, as sssp --gen (repeatable; default grid:512x512)",
+      [&](const std::string& v) { inputs.push_back({v, true, v}); }, sssp::cli::Repeat::kMany);
+  parser.option("--weights", "LO:HI[:SEED]", "weights for unweighted input, or unit (default 1:1000:1)",
+                [&](const std::string& v) { weights = sssp::WeightPolicy::parse(v); });
+  parser.count("--repeats", "R", "timed runs and sweep samples per row (default 11)", repeats, 1,
+               sssp::bench::kMaxRepeats);
+  parser.count("--block-size", "B", "threads per block (default 256)", block_size, 1, 1024);
+  parser.flag("--sweeps-only", "skip the whole-SSSP timings (one verified run per format)",
+              [&] { sweeps_only = true; });
+  sssp::bench::Report report("spmv-bench");
+  report.add_option(parser);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   if (inputs.empty()) inputs.push_back({"grid:512x512", true, "grid:512x512"});
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
@@ -167,19 +151,20 @@ int run(int argc, char** argv) {
       FormatResult r;
       try {
         lab06::SpmvBellmanFord solver(g, format, lab06::SpmvOptions{block_size});
-        std::vector<double> times;
-        for (unsigned rep = 0; rep <= (sweeps_only ? 0 : repeats); ++rep) {
+        const auto run_once = [&] {
           const sssp::SsspResult got = solver.run(source);
           if (got.values != expected) {
             all_correct = false;
             std::printf("WRONG: %s on %s differs from the reference Dijkstra\n",
                         std::string(lab06::format_name(format)).c_str(), row.label.c_str());
           }
-          if (rep > 0) times.push_back(got.device_ms);
           r.iterations = got.counters.iterations;
-        }
-        if (!times.empty()) {
-          r.sssp_ms = median(times);
+          return got.device_ms;
+        };
+        if (sweeps_only) {
+          (void)run_once();  // one verified run, untimed
+        } else {
+          r.sssp_ms = sssp::bench::measure(1, repeats, run_once);
           r.mteps = static_cast<double>(reached_arcs) / (r.sssp_ms * 1e3);
         }
         r.warm_ms = solver.median_sweep_ms(source, repeats);
@@ -200,52 +185,39 @@ int run(int argc, char** argv) {
 
   if (!sweeps_only) {
     std::printf("Whole SSSP (Table 5 shape): median ms, and MTEPS (arcs leaving reached vertices per us)\n\n");
-    std::printf("| graph | vertices | arcs | max in-degree | rounds |");
-    for (const Format f : lab06::kAllFormats) std::printf(" %s ms |", std::string(lab06::format_name(f)).c_str());
-    for (const Format f : lab06::kAllFormats) std::printf(" %s MTEPS |", std::string(lab06::format_name(f)).c_str());
-    std::printf(" vector / scalar time |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::vector<std::string> columns = {"graph", "vertices", "arcs", "max in-degree", "rounds"};
+    for (const Format f : lab06::kAllFormats) columns.push_back(std::string(lab06::format_name(f)) + " ms");
+    for (const Format f : lab06::kAllFormats) columns.push_back(std::string(lab06::format_name(f)) + " MTEPS");
+    columns.emplace_back("vector / scalar time");
+    report.table("sssp", columns);
     for (const Row& row : rows) {
-      std::printf("| %s | %u | %llu | %llu | %llu |", row.label.c_str(), row.n,
-                  static_cast<unsigned long long>(row.m), static_cast<unsigned long long>(row.max_in),
-                  static_cast<unsigned long long>(row.rounds));
-      for (const FormatResult& r : row.formats) {
-        if (r.refused) {
-          std::printf(" refused |");
-        } else {
-          std::printf(" %.2f |", r.sssp_ms);
-        }
-      }
-      for (const FormatResult& r : row.formats) {
-        if (r.refused) {
-          std::printf(" |");
-        } else {
-          std::printf(" %.0f |", r.mteps);
-        }
-      }
-      std::printf(" %.2f |\n", row.formats[1].sssp_ms / row.formats[0].sssp_ms);
+      std::vector<sssp::bench::Cell> cells = {row.label, row.n, row.m, row.max_in, row.rounds};
+      using sssp::bench::Cell;
+      for (const FormatResult& r : row.formats) cells.push_back(r.refused ? Cell("refused") : Cell(r.sssp_ms, 2));
+      for (const FormatResult& r : row.formats) cells.push_back(r.refused ? Cell("") : Cell(r.mteps, 0));
+      cells.emplace_back(row.formats[1].sssp_ms / row.formats[0].sssp_ms, 2);
+      report.row(std::move(cells));
     }
     std::printf("\n");
   }
   std::printf("One sweep: bytes it must move; median time and effective GB/s warm (back to back) and cold (L2 "
               "evicted); a device-to-device copy of half the CSR sweep's bytes (read + write counted), warm and "
               "cold, in the same run; cold sweep over cold copy\n\n");
-  std::printf("| graph | format | must move MB | above L2 | warm us | warm GB/s | cold us | cold GB/s "
-              "| copy GB/s warm | copy GB/s cold | cold sweep / cold copy |\n");
-  std::printf("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  report.table("sweep", {"graph", "format", "must move MB", "above L2", "warm us", "warm GB/s", "cold us", "cold GB/s",
+                         "copy GB/s warm", "copy GB/s cold", "cold sweep / cold copy %"});
   for (const Row& row : rows) {
     for (std::size_t f = 0; f < row.formats.size(); ++f) {
       const FormatResult& r = row.formats[f];
       const std::string name(lab06::format_name(lab06::kAllFormats[f]));
       if (r.refused) {
-        std::printf("| %s | %s | refused | | | | | | | | |\n", row.label.c_str(), name.c_str());
+        report.row({row.label, name, "refused", "", "", "", "", "", "", "", ""});
         continue;
       }
       const double bytes = static_cast<double>(r.bytes);
       const double cold_gbs = bytes / (r.cold_ms * 1e6);
-      std::printf("| %s | %s | %.1f | %s | %.1f | %.0f | %.1f | %.0f | %.0f | %.0f | %.0f%% |\n", row.label.c_str(),
-                  name.c_str(), bytes / 1e6, r.bytes > gpu.l2_cache ? "yes" : "no", r.warm_ms * 1e3,
-                  bytes / (r.warm_ms * 1e6), r.cold_ms * 1e3, cold_gbs, row.copy_warm_gbs, row.copy_cold_gbs,
-                  100.0 * cold_gbs / row.copy_cold_gbs);
+      report.row({row.label, name, {bytes / 1e6, 1}, r.bytes > gpu.l2_cache ? "yes" : "no", {r.warm_ms * 1e3, 1},
+                  {bytes / (r.warm_ms * 1e6), 0}, {r.cold_ms * 1e3, 1}, {cold_gbs, 0}, {row.copy_warm_gbs, 0},
+                  {row.copy_cold_gbs, 0}, {100.0 * cold_gbs / row.copy_cold_gbs, 0}});
     }
   }
   for (const Row& row : rows) {
@@ -256,6 +228,7 @@ int run(int argc, char** argv) {
       }
     }
   }
+  report.write();
   if (!all_correct) {
     std::printf("WRONG: some distances differed from the reference Dijkstra\n");
     return 1;

@@ -17,11 +17,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "lab08.hpp"
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/reference.hpp"
@@ -47,34 +49,27 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
   Solver solver(g, options);
   Measured m;
   m.delta = solver.delta();
-  std::vector<double> times;
-  for (unsigned rep = 0; rep <= repeats; ++rep) {
+  m.median_ms = sssp::bench::measure(1, repeats, [&] {
     const sssp::SsspResult result = solver.run(source);
     m.correct = m.correct && result.values == expected;
-    if (rep > 0) times.push_back(result.device_ms);
     m.counters = result.counters;
-  }
-  std::sort(times.begin(), times.end());
-  m.median_ms = times[times.size() / 2];
+    return result.device_ms;
+  });
   return m;
 }
 
-constexpr const char* kHeader =
-    "| solver | delta from | delta | median ms | MTEPS | vertices processed | work / Dijkstra | iterations | launches "
-    "| syncs |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+const std::vector<std::string> kColumns = {
+    "solver",     "delta from", "delta",    "median ms", "MTEPS", "vertices processed", "work / Dijkstra",
+    "iterations", "launches",   "syncs",    "verified"};
 
 // `arcs`: the arcs leaving reached vertices; `reachable`: Dijkstra's work.
-void print_row(const char* solver, const std::string& setting, const Measured& m, std::uint64_t arcs,
-               std::uint64_t reachable) {
+void add_row(sssp::bench::Report& report, const char* solver, const std::string& setting, const Measured& m,
+             std::uint64_t arcs, std::uint64_t reachable) {
   const double mteps = m.median_ms > 0 ? static_cast<double>(arcs) / (m.median_ms * 1e3) : 0.0;
   const double work = reachable > 0 ? static_cast<double>(m.counters.vertices_processed) / static_cast<double>(reachable)
                                     : 0.0;
-  std::printf("| %s | %s | %llu | %.3f | %.1f | %llu | %.2f | %llu | %llu | %llu |%s\n", solver, setting.c_str(),
-              static_cast<unsigned long long>(m.delta), m.median_ms, mteps,
-              static_cast<unsigned long long>(m.counters.vertices_processed), work,
-              static_cast<unsigned long long>(m.counters.iterations),
-              static_cast<unsigned long long>(m.counters.kernel_launches),
-              static_cast<unsigned long long>(m.counters.host_syncs), m.correct ? "" : " WRONG");
+  report.row({solver, setting, m.delta, {m.median_ms, 3}, {mteps, 1}, m.counters.vertices_processed, {work, 2},
+              m.counters.iterations, m.counters.kernel_launches, m.counters.host_syncs, m.correct ? "yes" : "WRONG"});
 }
 
 std::string c_text(double c) {
@@ -87,8 +82,18 @@ int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 5;
   unsigned lanes = lab08::NearFarOptions{}.lanes_per_item;
-  sssp::bench::parse_args(argc, argv, args,
-                          {{"--lanes", [&](const std::string& v) { lanes = sssp::bench::parse_count(v, "--lanes", 32); }}});
+  sssp::cli::Parser parser("delta-bench [options]",
+                           "Lab 08: delta-stepping with each rule for delta and Near-Far against C, beside\n"
+                           "Dijkstra's work; every answer checked against Dijkstra.");
+  sssp::bench::add_shared_options(parser, args);
+  parser.section("delta-bench:");
+  parser.count("--lanes", "L",
+               "Near-Far's threads per near item: a power of two up to 32 that divides the block\nsize (default " +
+                   std::to_string(lanes) + ")",
+               lanes, 1, 32);
+  sssp::bench::Report report("delta-bench");
+  report.add_option(parser);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
   const unsigned repeats = args.repeats;
@@ -120,8 +125,9 @@ int run(int argc, char** argv) {
 
   bool all_correct = true;
   std::printf("Chen's delta-stepping, delta by rule (vertices processed: taken out of a bucket; iterations: light "
-              "rounds)\n\n%s\n",
-              kHeader);
+              "rounds)\n\n");
+  report.fact("graph", g.name);
+  report.table("chen", kColumns);
   for (const lab08::DeltaRule rule : {lab08::DeltaRule::kMedianWeight, lab08::DeltaRule::kTotalWeightPerVertex,
                                       lab08::DeltaRule::kMaxWeightPerMaxDegree, lab08::DeltaRule::kNearFar}) {
     lab08::DeltaSteppingOptions o;
@@ -129,13 +135,13 @@ int run(int argc, char** argv) {
     o.rule = rule;
     const Measured m = measure<lab08::DeltaSteppingSssp>(g, source, expected, o, repeats);
     all_correct = all_correct && m.correct;
-    print_row("Chen", lab08::to_string(rule) + (rule == lab08::DeltaRule::kNearFar ? " (C = 1)" : ""), m, arcs,
-              reachable);
+    add_row(report, "Chen", lab08::to_string(rule) + (rule == lab08::DeltaRule::kNearFar ? " (C = 1)" : ""), m, arcs,
+            reachable);
   }
 
   std::printf("\nNear-Far, delta = C x W / D and delta = 1 (vertices processed: near items expanded; iterations: "
-              "near rounds and far splits)\n\n%s\n",
-              kHeader);
+              "near rounds and far splits)\n\n");
+  report.table("near_far", kColumns);
   for (int power = -2; power <= 8; ++power) {
     lab08::NearFarOptions o;
     o.block_size = block_size;
@@ -143,7 +149,7 @@ int run(int argc, char** argv) {
     o.c = power >= 0 ? static_cast<double>(1u << power) : 1.0 / static_cast<double>(1u << -power);
     const Measured m = measure<lab08::NearFarSssp>(g, source, expected, o, repeats);
     all_correct = all_correct && m.correct;
-    print_row("Near-Far", c_text(o.c), m, arcs, reachable);
+    add_row(report, "Near-Far", c_text(o.c), m, arcs, reachable);
   }
   lab08::NearFarOptions one;
   one.block_size = block_size;
@@ -151,7 +157,8 @@ int run(int argc, char** argv) {
   one.delta = 1;
   const Measured m = measure<lab08::NearFarSssp>(g, source, expected, one, repeats);
   all_correct = all_correct && m.correct;
-  print_row("Near-Far", "delta = 1", m, arcs, reachable);
+  add_row(report, "Near-Far", "delta = 1", m, arcs, reachable);
+  report.write();
 
   if (!all_correct) {
     std::printf("\nWRONG: a run differs from the reference Dijkstra\n");

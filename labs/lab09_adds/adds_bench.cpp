@@ -22,12 +22,14 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "lab09.hpp"
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/reference.hpp"
@@ -51,34 +53,31 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
   lab09::AddsSssp solver(g, options);
   Measured m;
   m.start_delta = solver.delta();
-  std::vector<double> times;
-  for (unsigned rep = 0; rep <= repeats; ++rep) {
+  m.median_ms = sssp::bench::measure(1, repeats, [&] {
     const sssp::SsspResult result = solver.run(source);
     m.correct = m.correct && result.values == expected;
-    if (rep > 0) times.push_back(result.device_ms);
-  }
+    return result.device_ms;
+  });
   m.stats = solver.last_stats();
-  std::sort(times.begin(), times.end());
-  m.median_ms = times[times.size() / 2];
   return m;
 }
 
-constexpr const char* kHeader =
-    "| setting | delta start -> end | median ms | MTEPS | expanded | work / Dijkstra | repeats | local | passes | "
-    "head switches |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+const std::vector<std::string> kColumns = {"setting",  "delta start", "delta end", "median ms",     "MTEPS",
+                                           "expanded", "work / Dijkstra", "repeats %", "local %", "passes",
+                                           "head switches", "verified"};
 
 double share(unsigned long long part, unsigned long long whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-void print_row(const std::string& setting, const Measured& m, std::uint64_t arcs, std::uint64_t reachable) {
+void add_row(sssp::bench::Report& report, const std::string& setting, const Measured& m, std::uint64_t arcs,
+             std::uint64_t reachable) {
   const double mteps = m.median_ms > 0 ? static_cast<double>(arcs) / (m.median_ms * 1e3) : 0.0;
   const lab09::AddsStats& s = m.stats;
-  std::printf("| %s | %llu -> %llu | %.3f | %.1f | %llu | %.2f | %.0f%% | %.0f%% | %llu | %llu |%s\n",
-              setting.c_str(), static_cast<unsigned long long>(m.start_delta),
-              static_cast<unsigned long long>(s.final_delta), m.median_ms, mteps, s.expansions,
-              share(s.expansions, reachable), 100 * share(s.repeats, s.expansions),
-              100 * share(s.local_expansions, s.expansions), s.passes, s.head_switches, m.correct ? "" : " WRONG");
+  report.row({setting, m.start_delta, s.final_delta, {m.median_ms, 3}, {mteps, 1}, s.expansions,
+              {share(s.expansions, reachable), 2}, {100 * share(s.repeats, s.expansions), 0},
+              {100 * share(s.local_expansions, s.expansions), 0}, s.passes, s.head_switches,
+              m.correct ? "yes" : "WRONG"});
 }
 
 std::string describe(const lab09::AddsOptions& o) {
@@ -88,8 +87,9 @@ std::string describe(const lab09::AddsOptions& o) {
   return text;
 }
 
-// One more run with `options`, and its manager trace as CSV.
-void write_trace(const CsrGraph& g, vertex_t source, const lab09::AddsOptions& options, const std::string& file) {
+// One more run with `options`, and its manager trace as CSV (named in the report's JSON).
+void write_trace(const CsrGraph& g, vertex_t source, const lab09::AddsOptions& options, const std::string& file,
+                 sssp::bench::Report& report) {
   lab09::AddsSssp solver(g, options);
   (void)solver.run(source);
   std::ofstream out(file);
@@ -101,6 +101,7 @@ void write_trace(const CsrGraph& g, vertex_t source, const lab09::AddsOptions& o
   }
   if (!out) throw sssp::InputError("--trace: writing " + file + " failed");
   std::printf("\n(the dynamic row's trace, %zu decisions, is in %s)\n", solver.last_trace().size(), file.c_str());
+  report.fact("trace", file);
 }
 
 int run(int argc, char** argv) {
@@ -108,22 +109,24 @@ int run(int argc, char** argv) {
   args.repeats = 5;
   lab09::AddsOptions defaults;
   std::string trace_file;
-  sssp::bench::parse_args(
-      argc, argv, args,
-      {{"--c",
-        [&](const std::string& v) {
-          defaults.c = static_cast<double>(sssp::bench::parse_count(v, "--c", 1u << 20));
-          if (defaults.c == 0) throw sssp::InputError("--c must be at least 1");
-        }},
-       {"--open",
-        [&](const std::string& v) {
-          defaults.max_open = sssp::bench::parse_count(v, "--open", lab09::kBuckets);
-          if (defaults.max_open == 0) throw sssp::InputError("--open must be at least 1");
-        }},
-       {"--local-items",
-        [&](const std::string& v) { defaults.local_items = sssp::bench::parse_count(v, "--local-items", 4096); }},
-       {"--trace", [&](const std::string& v) { trace_file = v; }}});
-  if (args.block_size != sssp::bench::BenchArgs{}.block_size) {
+  sssp::cli::Parser parser("adds-bench [options]",
+                           "Lab 09: ADDS with its defaults, a static delta = C x W / D against C, and the\n"
+                           "paper's ablations; every answer checked against Dijkstra.");
+  sssp::bench::add_shared_options(parser, args);
+  parser.section("adds-bench:");
+  parser.option("--c", "C", "C of the static delta of the rows other than the C sweep, 1 to 1048576",
+                [&](const std::string& v) {
+                  defaults.c = static_cast<double>(sssp::cli::parse_count("--c", v, 1, 1u << 20));
+                });
+  parser.count("--open", "K", "open buckets of every row but the ablation, 1 to " + std::to_string(lab09::kBuckets),
+               defaults.max_open, 1, lab09::kBuckets);
+  parser.count("--local-items", "L", "a block's local list of every row but the ablation, 0 to 4096",
+               defaults.local_items, 0, 4096);
+  parser.text("--trace", "FILE.csv", "write the dynamic-delta row's manager trace", trace_file);
+  sssp::bench::Report report("adds-bench");
+  report.add_option(parser);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
+  if (parser.given("--block-size")) {
     throw sssp::InputError("--block-size: ADDS's worker blocks are always 256 threads (one item per thread)");
   }
   const CsrGraph g = sssp::bench::load_graph(args);
@@ -157,10 +160,12 @@ int run(int argc, char** argv) {
   auto row = [&](const std::string& label, const lab09::AddsOptions& o) {
     const Measured m = measure(g, args.source, expected, o, args.repeats);
     all_correct = all_correct && m.correct;
-    print_row(label, m, arcs, reachable);
+    add_row(report, label, m, arcs, reachable);
   };
 
-  std::printf("\n(a) the defaults, (c) the ablations: each changes one thing\n\n%s\n", kHeader);
+  report.fact("graph", g.name);
+  std::printf("\n(a) the defaults, (c) the ablations: each changes one thing\n\n");
+  report.table("defaults_and_ablations", kColumns);
   row("defaults: " + describe(defaults), defaults);
   lab09::AddsOptions dynamic = defaults;
   dynamic.dynamic_delta = true;
@@ -176,14 +181,16 @@ int run(int argc, char** argv) {
   no_local.local_items = 0;
   row("no local list", no_local);
 
-  std::printf("\n(b) static delta = C x W / D\n\n%s\n", kHeader);
+  std::printf("\n(b) static delta = C x W / D\n\n");
+  report.table("static_delta", kColumns);
   for (unsigned c = 4; c <= 512; c *= 2) {
     lab09::AddsOptions o = defaults;
     o.c = c;
     row("C = " + std::to_string(c), o);
   }
   // After the tables, so its line does not split one.
-  if (!trace_file.empty()) write_trace(g, args.source, dynamic, trace_file);
+  if (!trace_file.empty()) write_trace(g, args.source, dynamic, trace_file, report);
+  report.write();
 
   if (!all_correct) {
     std::printf("\nWRONG: a run differs from the reference Dijkstra\n");

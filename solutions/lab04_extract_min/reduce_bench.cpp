@@ -8,13 +8,14 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
+#include <iostream>
 #include <exception>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "lab04.hpp"
+#include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/weights.hpp"
@@ -40,37 +41,20 @@ ArgMin cpu_argmin(const std::vector<dist_t>& keys) {
   return best;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-unsigned parse(const char* text, const char* what) {
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (end == text || *end != '\0' || value == 0 || value > 1000000000ul) {
-    throw sssp::InputError(std::string(what) + " must be a positive integer, got '" + text + "'");
-  }
-  return static_cast<unsigned>(value);
-}
-
 int run(int argc, char** argv) {
   std::size_t max_size = 10000000;
   unsigned block_size = 256;
   unsigned repeats = 101;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (i + 1 >= argc) throw sssp::InputError("option " + std::string(arg) + " needs a value");
-    if (arg == "--max-size") {
-      max_size = parse(argv[++i], "--max-size");
-    } else if (arg == "--block-size") {
-      block_size = parse(argv[++i], "--block-size");
-    } else if (arg == "--repeats") {
-      repeats = parse(argv[++i], "--repeats");
-    } else {
-      throw sssp::InputError("unknown option " + std::string(arg) + " (--max-size, --block-size, --repeats)");
-    }
-  }
+  sssp::cli::Parser parser("reduce-bench [options]",
+                           "Lab 04: the arg-min of n keys by each stage, by CUB and by a CPU loop, for\n"
+                           "n = 1, 10, ..., --max-size; every result checked against the CPU loop.");
+  parser.count("--max-size", "N", "the largest n, 1 to 1000000000 (default 10000000)", max_size, 1, 1000000000);
+  parser.count("--block-size", "B", "threads per block: a power of two from 32 to 1024 (default 256)", block_size, 1,
+               1024);
+  parser.count("--repeats", "R", "timed runs per cell (default 101)", repeats, 1, sssp::bench::kMaxRepeats);
+  sssp::bench::Report report("reduce-bench");
+  report.add_option(parser);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
   std::printf("GPU: %s; block size %u; median of %u timed runs after 3 warm-ups (CUDA events)\n\n",
@@ -78,11 +62,8 @@ int run(int argc, char** argv) {
 
   std::vector<std::size_t> sizes;
   for (std::size_t n = 1; n <= max_size; n *= 10) sizes.push_back(n);
-  std::printf("| method |");
-  for (const std::size_t n : sizes) std::printf(" %zu |", n);
-  std::printf("\n|---|");
-  for (std::size_t i = 0; i < sizes.size(); ++i) std::printf("---:|");
-  std::printf("\n");
+  std::vector<std::string> columns = {"method"};
+  for (const std::size_t n : sizes) columns.push_back(std::to_string(n));
 
   const std::size_t rows = std::size(lab04::kAllStages) + 2;  // stages, CUB, CPU loop
   std::vector<std::vector<double>> us(rows, std::vector<double>(sizes.size()));
@@ -92,35 +73,36 @@ int run(int argc, char** argv) {
     const ArgMin expected = cpu_argmin(keys);
     lab04::ArgMinReduction reduction(keys, lab04::ReduceOptions{block_size});
     auto time_gpu = [&](std::size_t row, auto&& once) {
-      std::vector<double> samples;
-      for (unsigned r = 0; r < repeats + 3; ++r) {
+      us[row][column] = sssp::bench::measure(3, repeats, [&] {
         const lab04::ReductionResult got = once();
         if (!(got.argmin == expected)) all_correct = false;
-        if (r >= 3) samples.push_back(got.device_ms * 1000.0);
-      }
-      us[row][column] = median(samples);
+        return got.device_ms * 1000.0;
+      });
     };
     for (std::size_t s = 0; s < std::size(lab04::kAllStages); ++s) {
       time_gpu(s, [&] { return reduction.run(lab04::kAllStages[s]); });
     }
     time_gpu(rows - 2, [&] { return reduction.run_cub(); });
-    std::vector<double> samples;
-    for (unsigned r = 0; r < repeats; ++r) {
+    us[rows - 1][column] = sssp::bench::measure(0, repeats, [&] {
       const auto start = std::chrono::steady_clock::now();
       const ArgMin got = cpu_argmin(keys);
-      samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+      const double elapsed_us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
       if (!(got == expected)) all_correct = false;
-    }
-    us[rows - 1][column] = median(samples);
+      return elapsed_us;
+    });
   }
+  // Times in microseconds, one column per n.
+  report.table("argmin_us", columns);
   for (std::size_t row = 0; row < rows; ++row) {
     const std::string name = row < std::size(lab04::kAllStages)
                                  ? "stage " + std::string(lab04::stage_name(lab04::kAllStages[row]))
                                  : (row == rows - 2 ? "CUB DeviceReduce::ArgMin" : "CPU loop");
-    std::printf("| %s |", name.c_str());
-    for (const double t : us[row]) std::printf(" %.1f |", t);
-    std::printf("\n");
+    std::vector<sssp::bench::Cell> cells = {name};
+    for (const double t : us[row]) cells.emplace_back(t, 1);
+    report.row(std::move(cells));
   }
+  report.write();
   const std::size_t last = sizes.size() - 1;
   const double bytes = static_cast<double>(sizes[last]) * sizeof(dist_t);
   std::printf("\nTimes in microseconds. At n = %zu: stage 5 reads %.0f GB/s, CUB %.0f GB/s; "

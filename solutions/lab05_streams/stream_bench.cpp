@@ -19,12 +19,16 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "lab05.hpp"
+#include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/reference.hpp"
@@ -41,48 +45,44 @@ struct Args {
   std::uint64_t gpu_naive_max = 20000;
 };
 
-std::vector<std::uint64_t> parse_list(const std::string& text) {
+// `text`, a comma-separated list of integers from `min` to `max`, for `option`.
+std::vector<std::uint64_t> parse_list(const std::string& option, const std::string& text, std::uint64_t min,
+                                      std::uint64_t max) {
   std::vector<std::uint64_t> values;
   std::stringstream in(text);
   std::string item;
-  while (std::getline(in, item, ',')) values.push_back(std::stoull(item));
-  if (values.empty()) throw sssp::InputError("empty list '" + text + "'");
+  while (std::getline(in, item, ',')) values.push_back(sssp::cli::parse_count(option, item, min, max));
+  if (values.empty() || text.back() == ',') {
+    throw sssp::InputError(option + ": no value after a comma in '" + text + "'");
+  }
   return values;
 }
 
-Args parse(int argc, char** argv) {
+// Nothing when --help was given. `report` gets its --json option.
+std::optional<Args> parse(int argc, char** argv, sssp::bench::Report& report) {
   Args args;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (i + 1 >= argc) throw sssp::InputError("missing value after " + flag);
-    const std::string value = argv[++i];
-    if (flag == "--sizes") {
-      args.sizes = parse_list(value);
-    } else if (flag == "--streams") {
-      args.streams = parse_list(value);
-    } else if (flag == "--reps") {
-      args.reps = static_cast<unsigned>(std::max(1ull, std::stoull(value)));
-    } else if (flag == "--seed") {
-      args.seed = std::stoull(value);
-    } else if (flag == "--probe-rounds") {
-      args.probe_rounds = std::max(1ull, std::stoull(value));
-    } else if (flag == "--cpu-naive-max") {
-      args.cpu_naive_max = std::stoull(value);
-    } else if (flag == "--gpu-naive-max") {
-      args.gpu_naive_max = std::stoull(value);
-    } else {
-      throw sssp::InputError("unknown option " + flag + " (see the comment at the top of stream_bench.cpp)");
-    }
-  }
-  for (const std::uint64_t n : args.sizes) {
-    if (n < 3 || n > lab05::kMaxDenseVertices) throw sssp::InputError("sizes must be 3 .. 65535 vertices");
-  }
+  sssp::cli::Parser parser("stream-bench [options]",
+                           "Lab 05: the paper's two figures on this machine (random complete graphs, weights\n"
+                           "1..1000, pinned memory), and the overlap read from event timestamps.");
+  parser.option("--sizes", "N,N,...", "vertex counts, 3 to " + std::to_string(lab05::kMaxDenseVertices) +
+                " (default 1000,2000,5000,10000,20000)", [&](const std::string& v) {
+                  args.sizes = parse_list("--sizes", v, 3, lab05::kMaxDenseVertices);
+                });
+  parser.option("--streams", "K,K,...", "stream counts, 1 to " + std::to_string(lab05::kMaxStreams) +
+                " (default 1,2,4,8)", [&](const std::string& v) {
+                  args.streams = parse_list("--streams", v, 1, lab05::kMaxStreams);
+                });
+  parser.count("--reps", "R", "timed runs per cell (default 3)", args.reps, 1, sssp::bench::kMaxRepeats);
+  parser.count("--seed", "S", "graph seed (default 1)", args.seed, 0, UINT64_MAX);
+  parser.count("--probe-rounds", "P", "rounds timed beyond 2 to extrapolate a long naive run (default 8)",
+               args.probe_rounds, 1, UINT64_MAX);
+  parser.count("--cpu-naive-max", "N", "the CPU naive run goes to the end up to N vertices (default 2000)",
+               args.cpu_naive_max, 0, UINT64_MAX);
+  parser.count("--gpu-naive-max", "N", "the GPU naive run goes to the end up to N vertices (default 20000)",
+               args.gpu_naive_max, 0, UINT64_MAX);
+  report.add_option(parser);
+  if (!parser.parse(argc, argv, std::cout)) return std::nullopt;
   return args;
-}
-
-double median(std::vector<double> xs) {
-  std::sort(xs.begin(), xs.end());
-  return xs[xs.size() / 2];
 }
 
 /// A time, and whether it was extrapolated from a few rounds.
@@ -103,7 +103,7 @@ Timing naive_time(std::uint64_t n, bool full, std::uint64_t probe, unsigned reps
   if (full) {
     std::vector<double> runs;
     for (unsigned r = 0; r < reps; ++r) runs.push_back(time(0));
-    return {median(runs), false};
+    return {sssp::bench::median(runs), false};
   }
   const double two = time(2);
   const double more = time(2 + probe);
@@ -130,7 +130,7 @@ void require_equal(const std::vector<sssp::dist_t>& expected, const std::vector<
   }
 }
 
-int run_benchmarks(const Args& args) {
+int run_benchmarks(const Args& args, sssp::bench::Report& report) {
   const auto& device = sssp::cuda::query_device();
   if (!device.available) {
     std::printf("no GPU: %s\n", device.reason.c_str());
@@ -140,13 +140,13 @@ int run_benchmarks(const Args& args) {
               static_cast<unsigned long long>(args.seed));
   std::printf("GPU: %s; CPU: %u hardware threads; GPU times include the matrix copy; median of %u runs.\n\n",
               device.summary().c_str(), std::max(1u, std::thread::hardware_concurrency()), args.reps);
-  std::printf("| vertices | matrix MB | rounds (WE) | CPU naive ms | GPU naive ms | CPU work-eff. ms |");
-  for (const std::uint64_t k : args.streams) std::printf(" GPU WE K=%llu ms |", static_cast<unsigned long long>(k));
-  std::printf(" WE+streams vs GPU naive | vs CPU WE |\n|---|---|---|---|---|---|");
-  for (std::size_t i = 0; i < args.streams.size(); ++i) std::printf("---|");
-  std::printf("---|---|\n");
+  std::vector<std::string> columns = {"vertices",     "matrix MB",    "rounds (WE)",
+                                      "CPU naive ms", "GPU naive ms", "CPU work-eff. ms"};
+  for (const std::uint64_t k : args.streams) columns.push_back("GPU WE K=" + std::to_string(k) + " ms");
+  columns.insert(columns.end(), {"WE+streams vs GPU naive", "vs CPU WE"});
+  report.table("sizes", columns);
 
-  std::vector<std::string> overlap_rows;
+  std::vector<std::vector<sssp::bench::Cell>> overlap_rows;
   for (const std::uint64_t size : args.sizes) {
     const auto n = static_cast<sssp::vertex_t>(size);
     const lab05::DenseGraph g = lab05::DenseGraph::random_complete(n, args.seed, 1000, lab05::HostMemory::kPinned);
@@ -184,14 +184,15 @@ int run_benchmarks(const Args& args) {
     for (const std::uint64_t k : args.streams) {
       std::vector<double> runs;
       for (unsigned r = 0; r < args.reps; ++r) runs.push_back(gpu_time(lab05::Variant::kWorkEfficient, k, 0));
-      we_by_k.push_back(median(runs));
+      we_by_k.push_back(sssp::bench::median(runs));
     }
     const double best_we = *std::min_element(we_by_k.begin(), we_by_k.end());
-    std::printf("| %u | %.0f | %llu | %s | %s | %.1f |", n, g.bytes() / 1e6,
-                static_cast<unsigned long long>(cpu_counters.iterations), cpu_naive.text().c_str(),
-                gpu_naive.text().c_str(), median(cpu_we));
-    for (const double ms : we_by_k) std::printf(" %.2f |", ms);
-    std::printf(" %.0fx | %.1fx |\n", gpu_naive.ms / best_we, median(cpu_we) / best_we);
+    std::vector<sssp::bench::Cell> cells = {n, {g.bytes() / 1e6, 0}, cpu_counters.iterations, cpu_naive.text(),
+                                            gpu_naive.text(), {sssp::bench::median(cpu_we), 1}};
+    for (const double ms : we_by_k) cells.emplace_back(ms, 2);
+    cells.emplace_back(sssp::bench::Cell(gpu_naive.ms / best_we, 0).text() + "x");
+    cells.emplace_back(sssp::bench::Cell(sssp::bench::median(cpu_we) / best_we, 1).text() + "x");
+    report.row(std::move(cells));
     std::fflush(stdout);
 
     if (size != args.sizes.back()) continue;
@@ -211,11 +212,8 @@ int run_benchmarks(const Args& args) {
           previous_end = p.copy_end_ms;
         }
         const double relax_after_last_copy = t.parts.back().first_round_end_ms - t.parts.back().copy_end_ms;
-        char line[256];
-        std::snprintf(line, sizeof line, "| %s | %llu | %.2f | %.2f | %.2f | %.2f | %.2f |",
-                      std::string(lab05::variant_name(variant)).c_str(), static_cast<unsigned long long>(k),
-                      t.parts.front().copy_begin_ms, copy, relax_after_last_copy, t.first_round_ms, total);
-        overlap_rows.emplace_back(line);
+        overlap_rows.push_back({std::string(lab05::variant_name(variant)), k, {t.parts.front().copy_begin_ms, 2},
+                                {copy, 2}, {relax_after_last_copy, 2}, {t.first_round_ms, 2}, {total, 2}});
       }
     }
   }
@@ -224,12 +222,17 @@ int run_benchmarks(const Args& args) {
   std::printf("Naive rows: one round only (round 1 relaxes every row). Copy = sum of the parts' copy windows; "
               "tail = relaxing the last part after its copy; round 1 = copies + relaxation done; "
               "run total = the solver's device_ms.\n\n");
-  std::printf("| version | K | first copy starts | copy | tail | round 1 ends | run total |\n|---|---|---|---|---|---|---|\n");
-  for (const std::string& row : overlap_rows) std::printf("%s\n", row.c_str());
+  report.table("overlap", {"version", "K", "first copy starts", "copy", "tail", "round 1 ends", "run total"});
+  for (auto& row : overlap_rows) report.row(std::move(row));
+  report.write();
   return 0;
 }
 
-int run(int argc, char** argv) { return run_benchmarks(parse(argc, argv)); }
+int run(int argc, char** argv) {
+  sssp::bench::Report report("stream-bench");
+  const std::optional<Args> args = parse(argc, argv, report);
+  return args ? run_benchmarks(*args, report) : 0;
+}
 
 }  // namespace
 

@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "lab07.hpp"
 #include "sssp/bench_args.hpp"
+#include "sssp/bench_report.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/reference.hpp"
@@ -40,33 +42,37 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
                  unsigned repeats) {
   lab07::LocalitySssp solver(g, options);
   Measured m;
-  std::vector<double> times;
-  for (unsigned rep = 0; rep <= repeats; ++rep) {
+  m.median_ms = sssp::bench::measure(1, repeats, [&] {
     const sssp::SsspResult result = solver.run(source);
     m.correct = m.correct && result.values == expected;
-    if (rep > 0) times.push_back(result.device_ms);
     m.counters = result.counters;
-  }
-  std::sort(times.begin(), times.end());
-  m.median_ms = times[times.size() / 2];
+    return result.device_ms;
+  });
   return m;
 }
 
-void print_row(const char* label, const lab07::Options& o, const Measured& m) {
-  std::printf("| %-22s | %u | %u | %9.3f | %8llu | %6llu | %10llu |%s\n", label, o.depth, o.vertices_per_thread,
-              m.median_ms, static_cast<unsigned long long>(m.counters.iterations),
-              static_cast<unsigned long long>(m.counters.host_syncs),
-              static_cast<unsigned long long>(m.counters.vertices_processed), m.correct ? "" : " WRONG");
+const std::vector<std::string> kColumns = {"launch mode", "k", "v/t", "median ms", "launches", "syncs", "expanded",
+                                           "verified"};
+
+void add_row(sssp::bench::Report& report, const char* label, const lab07::Options& o, const Measured& m) {
+  report.row({label, o.depth, o.vertices_per_thread, {m.median_ms, 3}, m.counters.iterations, m.counters.host_syncs,
+              m.counters.vertices_processed, m.correct ? "yes" : "WRONG"});
 }
 
 int run(int argc, char** argv) {
   sssp::bench::BenchArgs args;
   args.repeats = 7;
   unsigned max_depth = 5;
-  sssp::bench::parse_args(argc, argv, args, {{"--max-depth", [&](const std::string& v) {
-                                                 max_depth = std::max(1u, sssp::bench::parse_count(
-                                                                              v, "--max-depth", lab07::kMaxDepth));
-                                               }}});
+  sssp::cli::Parser parser("locality-bench [options]",
+                           "Lab 07: every k against 1, 2 and 4 vertices per thread, then three ways to launch\n"
+                           "at the best of them; every answer checked against Dijkstra.");
+  sssp::bench::add_shared_options(parser, args);
+  parser.section("locality-bench:");
+  parser.count("--max-depth", "K", "the largest k tried, 1 to " + std::to_string(lab07::kMaxDepth) + " (default 5)",
+               max_depth, 1, lab07::kMaxDepth);
+  sssp::bench::Report report("locality-bench");
+  report.add_option(parser);
+  if (!parser.parse(argc, argv, std::cout)) return 0;
   const CsrGraph g = sssp::bench::load_graph(args);
   const unsigned source = args.source;
   const unsigned repeats = args.repeats;
@@ -77,8 +83,8 @@ int run(int argc, char** argv) {
   const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);
   std::printf("GPU: %s\ngraph: %s, source %u, weights %s\nmedian of %u runs after 1 warm-up (CUDA events)\n\n",
               gpu.summary().c_str(), sssp::describe(g).c_str(), source, weights.to_string().c_str(), repeats);
-  std::printf("| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  report.fact("graph", g.name);
+  report.table("sweep", kColumns);
   bool all_correct = true;
   lab07::Options best;
   double best_ms = 0;
@@ -90,7 +96,7 @@ int run(int argc, char** argv) {
       o.vertices_per_thread = vpt;
       const Measured m = measure(g, source, expected, o, repeats);
       all_correct = all_correct && m.correct;
-      print_row("blind, learned N", o, m);
+      add_row(report, "blind, learned N", o, m);
       if (best_ms == 0 || m.median_ms < best_ms) {
         best = o;
         best_ms = m.median_ms;
@@ -99,8 +105,7 @@ int run(int argc, char** argv) {
   }
   std::printf("\nbest k = %u, %u vertices per thread; launch modes there:\n\n", best.depth,
               best.vertices_per_thread);
-  std::printf("| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  report.table("launch_modes", kColumns);
   lab07::Options look_every = best;
   look_every.blind_launches = 0;
   lab07::Options graph = best;
@@ -110,8 +115,9 @@ int run(int argc, char** argv) {
   for (const auto& [label, o] : modes) {
     const Measured m = measure(g, source, expected, o, repeats);
     all_correct = all_correct && m.correct;
-    print_row(label, o, m);
+    add_row(report, label, o, m);
   }
+  report.write();
   if (!all_correct) {
     std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
     return 1;

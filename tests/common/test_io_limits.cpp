@@ -1,10 +1,11 @@
 // Tests of the bounds on what an input can cost: the vertex counts a header
 // may declare, and the bytes that are not graph data (blank lines, comments),
-// plain or gzip.
+// plain or gzip, and how far gzip data may inflate.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <string_view>
 
@@ -50,15 +51,20 @@ std::string gzip_of_newlines(std::string_view before, std::string_view after) {
 
 TEST(NonDataBytes, GzipOfBlankLinesStopsAfter16MiB) {
   TempDir dir;
+  // The bound on inflation would stop these first (newlines inflate 1000 times).
+  ReadOptions dimacs = with_format(GraphFormat::kDimacs);
+  dimacs.max_inflation = 0;
+  ReadOptions detected;
+  detected.max_inflation = 0;
   // Before the header: format detection used to read all of it, then the
   // parser all of it again (about 20 s per MB of gzip).
   write_file(dir.file("before.gr.gz"), gzip_of_newlines("", "p sp 2 1\na 1 2 3\n"));
-  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("before.gr.gz")); },
+  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("before.gr.gz"), detected); },
                                  {"before.gr.gz:16777217:", "only 0 data lines", "16 MiB"}));
   // After the header (9 bytes), with the format given.
   write_file(dir.file("after.gr.gz"), gzip_of_newlines("p sp 2 1\n", "a 1 2 3\n"));
   EXPECT_TRUE(throws_input_error(
-      [&] { (void)read_graph(dir.file("after.gr.gz"), with_format(GraphFormat::kDimacs)); },
+      [&] { (void)read_graph(dir.file("after.gr.gz"), dimacs); },
       {"after.gr.gz:16777209:", "only 0 data lines"}));
 }
 
@@ -74,6 +80,46 @@ TEST(NonDataBytes, AllowanceGrowsWithTheDataLines) {
   EXPECT_EQ(parse_graph(text, "t").num_edges(), 100u);
   EXPECT_TRUE(rejects(text + "\n",
                       {"16802817 bytes read", "only 100 data lines", "256 bytes per data line"}));
+}
+
+// `lines` lines "0 1": 4 bytes an arc, inflating about 1000 times from gzip.
+std::string repeated_arcs(std::size_t lines) {
+  std::string text;
+  text.reserve(4 * lines);
+  for (std::size_t i = 0; i < lines; ++i) text += "0 1\n";
+  return text;
+}
+
+TEST(Inflation, GzipOfRepeatedArcsIsRefusedEarly) {
+  // A 1 MB gzip of such lines was read as 268M arcs (81 s, 5.25 GB).
+  TempDir dir;
+  write_gz(dir.file("bomb.txt.gz"), repeated_arcs(std::size_t{1} << 20));  // 4 MiB of text
+  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("bomb.txt.gz")); },
+                                 {"bomb.txt.gz:", "inflates more than 64 times", "--max-inflation 0"}));
+  ReadOptions tight;
+  tight.max_inflation = 2;  // any ratio up to 1 MiB of text
+  write_gz(dir.file("small.txt.gz"), repeated_arcs(1000));
+  EXPECT_EQ(read_graph(dir.file("small.txt.gz"), tight).num_edges(), 1000u);
+  ReadOptions unbounded;
+  unbounded.max_inflation = 0;
+  EXPECT_EQ(read_graph(dir.file("bomb.txt.gz"), unbounded).num_edges(), edge_t{1} << 20) << "the bound lifted";
+  EXPECT_EQ(read_graph(dir.file("bomb.txt.gz"), unbounded).num_vertices, 2u);
+}
+
+TEST(Inflation, GraphTextPasses) {
+  // Random arcs with weights: about 3 times, like real graph files.
+  TempDir dir;
+  std::string text = "p sp 100000 200000\n";
+  std::mt19937 random(1);
+  for (int i = 0; i < 200000; ++i) {
+    text += "a " + std::to_string(1 + random() % 100000) + " " + std::to_string(1 + random() % 100000) + " " +
+            std::to_string(1 + random() % 1000) + "\n";
+  }
+  ASSERT_GT(text.size(), std::size_t{3} << 20);
+  write_gz(dir.file("random.gr.gz"), text);
+  ReadOptions tight;
+  tight.max_inflation = 8;
+  EXPECT_EQ(read_graph(dir.file("random.gr.gz"), tight).num_edges(), 200000u);
 }
 
 }  // namespace

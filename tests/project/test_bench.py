@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Tests of .ci/bench.py's handling of the labs' benchmark programs: reading
-their Markdown tables, resolving data files, and (where matplotlib is
-installed) drawing each plot from output in the programs' own format. The
+"""Tests of .ci/bench.py (.ci/benchkit and the labs' tests/<lab>/benchmarks.py): reading
+the programs' JSON reports, resolving data files, and (where matplotlib is
+installed) drawing each plot from reports in the programs' own format. The
 GPU runs themselves happen on a GPU machine; this checks the code that turns
 their output into the files the handouts link."""
-import importlib.util
 import json
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / ".ci" / "bench.py"
-spec = importlib.util.spec_from_file_location("bench", BENCH)
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / ".ci"))
+from benchkit import labs, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
+
+LABS = {lab.name: lab for lab in labs.load_all(REPO)}
+
+
+def program_plot(lab: str):
+    """The plot of lab's benchmark program, as (text, path) -> drawn."""
+    return lambda text, path: LABS[lab].plot_program(LABS[lab].programs[0][0], text, path)
 
 try:
     import matplotlib  # noqa: F401
@@ -22,71 +27,69 @@ try:
 except ImportError:
     HAVE_MATPLOTLIB = False
 
-# Shortened outputs in the exact layout the programs print.
-REDUCE = """GPU: test; block size 256; median of 101 timed runs after 3 warm-ups (CUDA events)
+# Shortened JSON reports in the exact layout the programs write (--json FILE, sssp/bench_report.hpp).
+REDUCE = {"program": "reduce-bench", "facts": {}, "tables": [
+    {"title": "argmin_us", "columns": ["method", "1", "10", "100"],
+     "rows": [["stage 1", 5.0, 5.1, 5.2], ["CUB DeviceReduce::ArgMin", 8.0, 8.1, 8.2], ["CPU loop", 0.0, 0.0, 0.1]]}]}
+STREAMS = {"program": "stream-bench", "facts": {}, "tables": [
+    {"title": "sizes", "columns": ["vertices", "matrix MB", "rounds (WE)", "CPU naive ms", "GPU naive ms",
+                                   "CPU work-eff. ms", "GPU WE K=1 ms", "GPU WE K=2 ms", "WE+streams vs GPU naive",
+                                   "vs CPU WE"],
+     "rows": [[1000, 4, 11, "332.4", "10.5", 2.5, 0.30, 0.32, "35x", "8.2x"],
+              [5000, 100, 7, "~20186.5", "212.5", 15.9, 2.16, 2.17, "98x", "7.3x"]]},
+    {"title": "overlap", "columns": ["version", "K", "first copy starts", "copy", "tail", "round 1 ends", "run total"],
+     "rows": [["naive", 1, 0.04, 29.21, 0.52, 29.78, 29.79], ["work-efficient", 2, 0.01, 29.14, 0.02, 29.18, 31.02]]}]}
+_LOCALITY_COLUMNS = ["launch mode", "k", "v/t", "median ms", "launches", "syncs", "expanded", "verified"]
 
-| method | 1 | 10 | 100 |
-|---|---:|---:|---:|
-| stage 1 | 5.0 | 5.1 | 5.2 |
-| CUB DeviceReduce::ArgMin | 8.0 | 8.1 | 8.2 |
-| CPU loop | 0.0 | 0.0 | 0.1 |
 
-Times in microseconds.
-"""
-STREAMS = """| vertices | matrix MB | rounds (WE) | CPU naive ms | GPU naive ms | CPU work-eff. ms | GPU WE K=1 ms | GPU WE K=2 ms | WE+streams vs GPU naive | vs CPU WE |
-|---|---|---|---|---|---|---|---|---|---|
-| 1000 | 4 | 11 | 332.4 | 10.5 | 2.5 | 0.30 | 0.32 | 35x | 8.2x |
-| 5000 | 100 | 7 | ~20186.5 | 212.5 | 15.9 | 2.16 | 2.17 | 98x | 7.3x |
-
-## Overlap at 5000 vertices (one run each; ms after the run started)
-
-| version | K | first copy starts | copy | tail | round 1 ends | run total |
-|---|---|---|---|---|---|---|
-| naive | 1 | 0.04 | 29.21 | 0.52 | 29.78 | 29.79 |
-| work-efficient | 2 | 0.01 | 29.14 | 0.02 | 29.18 | 31.02 |
-"""
-LOCALITY = """graph: grid 10x10 (uniform:1:1000:1): 100 vertices, 360 arcs, max out-degree 4, source 0
-
-| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |
-|---|---|---|---|---|---|---|
-| blind, learned N       | 1 | 1 |    28.150 |     2091 |      1 |   47324619 |
-| blind, learned N       | 1 | 2 |    29.033 |     2091 |      1 |   47324619 |
-| blind, learned N       | 2 | 1 |    24.329 |     1046 |      1 |   52548673 |
-| blind, learned N       | 2 | 2 |    24.974 |     1046 |      1 |   52540391 |
-
-| launch mode            | k | v/t | median ms | launches | syncs  | expanded   |
-|---|---|---|---|---|---|---|
-| blind as a CUDA Graph  | 2 | 1 |    23.361 |     1046 |      1 |   52547246 |
-"""
+def locality(graph: str) -> dict:
+    """A locality-bench report on graph."""
+    return {"program": "locality-bench", "facts": {"graph": graph}, "tables": [
+        {"title": "sweep", "columns": _LOCALITY_COLUMNS,
+         "rows": [["blind, learned N", 1, 1, 28.150, 2091, 1, 47324619, "yes"],
+                  ["blind, learned N", 1, 2, 29.033, 2091, 1, 47324619, "yes"],
+                  ["blind, learned N", 2, 1, 24.329, 1046, 1, 52548673, "yes"],
+                  ["blind, learned N", 2, 2, 24.974, 1046, 1, 52540391, "yes"]]},
+        {"title": "launch_modes", "columns": _LOCALITY_COLUMNS,
+         "rows": [["blind as a CUDA Graph", 2, 1, 23.361, 1046, 1, 52547246, "yes"]]}]}
 
 
 class Tables(unittest.TestCase):
-    def test_reads_every_table_with_its_rows(self):
-        tables = bench.markdown_tables(STREAMS)
-        self.assertEqual([t[0][0] for t in tables], ["vertices", "version"])
-        self.assertEqual(len(tables[0][1]), 2, "the sizes table has two rows")
-        self.assertEqual(tables[1][1][1][:2], ["work-efficient", "2"])
+    def test_finds_a_report_table_by_its_title(self):
+        columns, rows = tables.program_table(STREAMS, "overlap")
+        self.assertEqual(columns[:2], ["version", "K"])
+        self.assertEqual(rows[1][:2], ["work-efficient", 2])
+        self.assertIsNone(tables.program_table(STREAMS, "missing"))
 
     def test_numbers_keep_extrapolated_values_and_refuse_words(self):
-        self.assertEqual(bench.number("~20186.5"), 20186.5)
-        self.assertEqual(bench.number("1,046"), 1046.0)
-        self.assertEqual(bench.number("**3.5**"), 3.5)
-        self.assertIsNone(bench.number("refused"))
+        self.assertEqual(tables.number(2.5), 2.5)
+        self.assertEqual(tables.number(7), 7.0)
+        self.assertEqual(tables.number("~20186.5"), 20186.5)
+        self.assertEqual(tables.number("1,046"), 1046.0)
+        self.assertEqual(tables.number("**3.5**"), 3.5)
+        self.assertIsNone(tables.number("refused"))
 
     def test_missing_data_files_drop_their_graph_pair(self):
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "a.gr").write_text("")
-            resolved, missing = bench.program_arguments(
+            resolved, missing = programs.program_arguments(
                 ["--graph", "@a.gr", "--graph", "@gone.gr", "--gen", "grid:4x4", "--repeats", "3"], tmp)
         self.assertEqual(resolved, ["--graph", str(Path(tmp) / "a.gr"), "--gen", "grid:4x4", "--repeats", "3"])
         self.assertEqual(missing, ["gone.gr"])
 
-    def test_every_lab_of_programs_is_a_lab_of_the_course(self):
-        labs = {lab for lab, *_ in bench.BENCHMARKS}
-        for lab, program, invocations in bench.PROGRAMS:
-            self.assertRegex(lab, r"^lab0[1-9]$")
-            self.assertTrue(invocations, f"{program} has no invocation")
-            self.assertTrue(lab in labs or lab == "lab05", f"{lab} has no SSSP table beside {program}")
+    def test_every_lab_describes_its_benchmarks(self):
+        folders = sorted(path.name.split("_")[0] for path in REPO.glob("solutions/lab*_*") if path.is_dir())
+        self.assertEqual(list(LABS), folders, "a lab without tests/<lab>/benchmarks.py")
+        for name, lab in LABS.items():
+            self.assertTrue(lab.rows or lab.programs, f"{name} has neither rows nor programs")
+            for label, graph_args, algos, reps in lab.rows:
+                self.assertIn(graph_args[0], ("--graph", "--gen"), f"{name}, {label}")
+                self.assertTrue(any(a.startswith(name + "/") for a in algos), f"{name}, {label} runs none of {name}")
+                self.assertGreaterEqual(reps, 1)
+            for program, invocations in lab.programs:
+                self.assertTrue(invocations, f"{program} has no invocation")
+                self.assertTrue(any(REPO.glob(f"solutions/{name}_*/{program.replace('-', '_')}.cpp")),
+                                f"{name}'s {program} is not one of its programs")
 
 
 # Stands in for sssp-ref: JSON with a row per --algo, where "lab09/crash" beside other
@@ -115,7 +118,7 @@ class Runner(unittest.TestCase):
 
     def test_a_runner_that_dies_costs_only_the_failing_algorithm(self):
         with tempfile.TemporaryDirectory() as tmp:
-            data, failures = bench.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
+            data, failures = runner.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
         self.assertEqual(data["graph"]["vertices"], 4)
         self.assertEqual([run["algorithm"] for run in data["runs"]],
                          ["lab01/dijkstra", "lab09/crash", "lab08/near-far"])
@@ -124,47 +127,68 @@ class Runner(unittest.TestCase):
         self.assertEqual(len(failures), 2, failures)  # the run of all three, and lab09/crash alone
         self.assertIn("without its JSON", failures[0])
         self.assertTrue(failures[1].startswith("lab09/crash: "), failures)
-        rows = bench.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}])
+        rows = tables.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}])
         self.assertTrue(any("lab09/crash" in row and "page pool overflowed" in row for row in rows), rows)
         self.assertTrue(any("lab08/near-far" in row and "| 1.50 |" in row for row in rows), rows)
 
     def test_an_error_row_is_kept_and_reported(self):
         with tempfile.TemporaryDirectory() as tmp:
-            data, failures = bench.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab08/fails"])
+            data, failures = runner.run_runner(self.fake(tmp), ["lab01/dijkstra", "lab08/fails"])
         self.assertEqual([run["algorithm"] for run in data["runs"]], ["lab01/dijkstra", "lab08/fails"])
         self.assertEqual(failures, ["sssp-ref exit 1: no message",
                                     "lab08/fails from source 3: delta-stepping: bucket 2 is not empty"])
 
     def test_nothing_ran_drops_the_graph_with_a_reason(self):
         with tempfile.TemporaryDirectory() as tmp:
-            data, failures = bench.run_runner(self.fake(tmp), ["lab09/crash"])
+            data, failures = runner.run_runner(self.fake(tmp), ["lab09/crash"])
         self.assertIsNone(data)
         self.assertIn("page pool overflowed", failures[0])
 
 
+# Stands in for reduce-bench-ref: Markdown on stdout, REDUCE as its --json report.
+FAKE_PROGRAM = f"""#!/usr/bin/env python3
+import json, sys
+print("| method | 1 |\\n|---|---|\\n| stage 1 | 5.0 |")
+json.dump({json.dumps(REDUCE)}, open(sys.argv[sys.argv.index("--json") + 1], "w"))
+"""
+
+
+class Programs(unittest.TestCase):
+    def test_markdown_page_json_report_and_plot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bin_dir, out = Path(tmp) / "bin", Path(tmp) / "out"
+            bin_dir.mkdir()
+            out.mkdir()
+            program = bin_dir / "reduce-bench-ref"
+            program.write_text(FAKE_PROGRAM)
+            program.chmod(0o755)
+            failed = programs.run_programs([LABS["lab04"]], bin_dir, out, "", "GPU: test.", "bench", HAVE_MATPLOTLIB)
+            self.assertFalse(failed)
+            self.assertIn("| stage 1 | 5.0 |", (out / "lab04-reduce-bench.md").read_text())
+            self.assertEqual(json.loads((out / "lab04-reduce-bench-1.json").read_text()), REDUCE)
+            self.assertEqual((out / "lab04-reduce-bench.svg").exists(), HAVE_MATPLOTLIB)
+
+
 @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the plots are optional)")
 class Plots(unittest.TestCase):
-    def check(self, draw, text, name):
+    def check(self, draw, reports, name):
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / name
-            self.assertTrue(draw(text, path), f"{draw.__name__} found nothing to draw")
+            self.assertTrue(draw(reports, path), f"nothing drawn for {name}")
             self.assertTrue(path.read_text().lstrip().startswith("<?xml"), f"{name} is not an SVG")
 
     def test_reduce_bench(self):
-        self.check(bench.plot_reduce_bench, REDUCE, "reduce.svg")
+        self.check(program_plot("lab04"), [REDUCE], "reduce.svg")
 
     def test_stream_bench(self):
-        self.check(bench.plot_stream_bench, STREAMS, "streams.svg")
+        self.check(program_plot("lab05"), [STREAMS], "streams.svg")
 
-    def test_locality_bench(self):
-        self.check(bench.plot_locality_bench, LOCALITY, "locality.svg")
-
-    def test_locality_bench_names_each_panel_by_its_own_graph(self):
-        # A second invocation whose program failed after its graph line: no panel, no shifted names.
-        text = LOCALITY.replace("grid 10x10", "road-A") + "graph: road-B: 9 vertices, 9 arcs\n**exit 1**\n"
+    def test_locality_bench_one_panel_per_graph(self):
+        # A second invocation that failed before its sweep: no panel, no shifted names.
+        failed = {"program": "locality-bench", "facts": {"graph": "road-B"}, "tables": []}
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "locality.svg"
-            self.assertTrue(bench.plot_locality_bench(text + LOCALITY.replace("grid 10x10", "road-C"), path))
+            self.assertTrue(program_plot("lab07")([locality("road-A"), failed, locality("road-C")], path))
             svg = path.read_text()
             self.assertIn("road-A", svg)
             self.assertIn("road-C", svg)
@@ -175,22 +199,20 @@ class Plots(unittest.TestCase):
             (Path(tmp) / "lab09-trace-NY.csv").write_text(
                 "pass,delta_before,delta_after,utilisation,tail_share,repeat_share,items_held,buckets_open\n"
                 "8,11607,11607,0.4,0.1,0.6,120,2\n16,11607,5803,0.7,0.2,0.3,300,2\n")
-            # As adds-bench prints it: the note after the tables.
-            text = ("| setting | median ms |\n|---|---|\n| dynamic delta | 4.4 |\n\n"
-                    "(b) static delta = C x W / D\n\n| setting | median ms |\n|---|---|\n| C = 4 | 12.2 |\n\n"
-                    "(the dynamic row's trace, 2 decisions, is in lab09-trace-NY.csv)\n")
-            self.assertEqual([len(rows) for _, rows in bench.markdown_tables(text)], [1, 1],
-                             "the trace note must not split a table")
+            report = {"program": "adds-bench", "facts": {"graph": "NY", "trace": "/elsewhere/lab09-trace-NY.csv"},
+                      "tables": []}
             path = Path(tmp) / "trace.svg"
-            self.assertTrue(bench.plot_adds_trace(text, path))
+            self.assertTrue(program_plot("lab09")([report], path))
             self.assertTrue(path.read_text().lstrip().startswith("<?xml"))
-            self.assertFalse(bench.plot_adds_trace(text.replace("NY", "NE"), Path(tmp) / "none.svg"),
+            report["facts"]["trace"] = "lab09-trace-NE.csv"
+            self.assertFalse(program_plot("lab09")([report], Path(tmp) / "none.svg"),
                              "a trace file that is not there draws nothing")
 
     def test_nothing_to_draw_is_said_not_drawn(self):
         with tempfile.TemporaryDirectory() as tmp:
-            self.assertFalse(bench.plot_reduce_bench("no table here", Path(tmp) / "x.svg"))
-            self.assertFalse(bench.plot_levels("lab02", [], Path(tmp) / "y.svg"))
+            self.assertFalse(program_plot("lab04")([], Path(tmp) / "x.svg"))
+            self.assertFalse(program_plot("lab05")([{"facts": {}, "tables": []}], Path(tmp) / "x.svg"))
+            self.assertFalse(plots.plot_levels("lab02", [], Path(tmp) / "y.svg"))
 
 
 if __name__ == "__main__":

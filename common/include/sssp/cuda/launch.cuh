@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sssp/cuda/block_size.hpp"
 #include "sssp/cuda/check.cuh"
 #include "sssp/errors.hpp"
 
@@ -46,11 +47,6 @@ inline constexpr unsigned kWarpSize = 32;
 /// H100: 132 SMs x 2048 threads), so the cap never starves the GPU, and a
 /// grid-stride loop covers whatever the grid does not.
 inline constexpr unsigned kMaxGridBlocks = 1u << 16;
-
-/// Throws InputError unless `block_size` is a legal number of threads per block (1 to 1024).
-inline void require_block_size(unsigned block_size) {
-  require_option(block_size != 0 && block_size <= 1024, "block size", "1..1024 threads", block_size);
-}
 
 /// Blocks of `block_size` threads that give each of `n` items its own thread,
 /// at least 1 (a launch needs a block). Kernels that need exactly one block per

@@ -1,0 +1,137 @@
+"""The command behind .ci/bench.py: the runner's rows of every lab, its peer rows
+and the labs' own programs, into tables, JSON and plots."""
+import argparse
+import json
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+from benchkit import gapbs, labs as lab_descriptions, plots, programs, runner, tables
+from benchkit.machine import machine
+
+WEIGHTS = "1:1000:1"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def time_rows(labs: list, args, data_dir: str, workdir: Path) -> tuple[list, list[str]]:
+    """Runs the rows of labs: (one result per graph and lab, what failed)."""
+    results, failures = [], []
+    peer_binary = None
+    if args.gapbs != "none" and any(lab.gapbs_peer for lab in labs):
+        print(f"building gapbs from {args.gapbs} in {workdir}", file=sys.stderr, flush=True)
+        peer_binary = gapbs.build_gapbs(Path(args.gapbs), workdir)
+    peer_rows = {}  # (graph arguments, source) -> gapbs rows, shared by the labs that time that graph
+    smoked = set()  # with --gen: the (lab, algorithms) that ran
+    for lab in labs:
+        for label, graph_args, algos, reps in lab.rows:
+            if args.gen:
+                if graph_args[0] != "--gen":
+                    continue
+                if (lab.name, tuple(algos)) in smoked:
+                    continue  # this lab's earlier row already ran these algorithms on it
+                smoked.add((lab.name, tuple(algos)))
+                label, graph_args = args.gen.replace(":", " "), ["--gen", args.gen]
+            elif graph_args[0] == "--graph":
+                path = Path(data_dir) / graph_args[1]
+                if not data_dir or not path.exists():
+                    print(f"skipping {label}: {graph_args[1]} not in SSSP_DATA_DIR", file=sys.stderr)
+                    continue
+                graph_args = ["--graph", str(path)]
+            reps = 1 if args.quick else reps
+            delta = next((d for prefix, d in gapbs.GAPBS_DELTA.items() if label.startswith(prefix)), None)
+            peer = peer_binary and lab.gapbs_peer and delta
+            graph_file = workdir / "graph.gr"
+            graph_file.unlink(missing_ok=True)  # the runner writes it only when every run succeeded
+            command = [str(Path(args.bin) / "sssp-ref"), *graph_args, "--weights", WEIGHTS, "--reps", str(reps),
+                       "--random-sources", "1", "--output", "json"]
+            if peer:
+                command += ["--write-graph", str(graph_file)]
+            data, graph_failures = runner.run_runner(command, algos)
+            failures += [f"{lab.name}, {label}: {failure}" for failure in graph_failures]
+            if data is None:
+                continue
+            source = next((run["source"] for run in data["runs"] if "median_ms" in run), None)
+            if peer and source is not None and graph_file.exists():
+                key = (tuple(graph_args), source)
+                if key not in peer_rows:
+                    peer_rows[key] = [gapbs.run_gapbs(peer_binary, graph_file, source, delta, threads, reps)
+                                      for threads in (1, os.cpu_count())]
+                data["runs"] += peer_rows[key]
+                failures += [f"{lab.name}, {label}: {run['algorithm']}: {run.get('error', 'not verified')}"
+                             for run in peer_rows[key] if not run.get("verified")]
+            results.append({"lab": lab.name, "label": label, **data})
+    return results, failures
+
+
+def main(description: str) -> int:
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True, help="directory holding sssp-ref")
+    parser.add_argument("--out", help="where to write bench.json, LAB.md and LAB.svg (default: print only)")
+    parser.add_argument("--lab", action="append", help="only these labs (e.g. lab01)")
+    parser.add_argument("--quick", action="store_true", help="one repetition each (a smoke test)")
+    parser.add_argument("--gen", help="a smoke test: each lab's generated-graph rows on this graph instead "
+                                      "(e.g. grid:200x200), each set of algorithms once")
+    default_gapbs = REPO.parent / "shared" / "peers" / "gapbs"
+    parser.add_argument("--gapbs", default=str(default_gapbs) if default_gapbs.is_dir() else "none",
+                        help="a gapbs checkout to time beside the course (default: %(default)s; none: skip)")
+    parser.add_argument("--no-programs", action="store_true",
+                        help="skip the labs' own benchmark programs (run with --out on a GPU machine otherwise)")
+    args = parser.parse_args()
+    data_dir = os.environ.get("SSSP_DATA_DIR", "")
+    every_lab = lab_descriptions.load_all(REPO)
+    known = [lab.name for lab in every_lab]
+    unknown = sorted(set(args.lab or []) - set(known))
+    if unknown:
+        parser.error(f"unknown --lab {', '.join(unknown)} (one of {', '.join(known)})")
+    labs = [lab for lab in every_lab if not args.lab or lab.name in args.lab]
+    with tempfile.TemporaryDirectory(prefix="sssp-bench-") as tmp:
+        results, failures = time_rows(labs, args, data_dir, Path(tmp))
+    for failure in failures:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    failed = bool(failures)
+    about = machine(results)
+    print(f"\n{about}")
+    device = next((r["device"] for r in results if r["device"].get("round_trip_us", -1) >= 0), None)
+    if device:
+        print(f"GPU host round trip: {device['round_trip_us']:.1f} us")
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        # Other labs' results from an earlier run into the same directory stay (a run split by --lab).
+        for r in results:
+            r["machine"] = about  # each lab's own, where a split run's halves differ
+        earlier = out / "bench.json"
+        names = {lab.name for lab in labs}
+        kept = [r for r in json.loads(earlier.read_text())["results"] if r["lab"] not in names] \
+            if earlier.exists() else []
+        earlier.write_text(json.dumps({"machine": about, "results": kept + results}, indent=2))
+    try:
+        import matplotlib  # noqa: F401  (optional: only the plots need it)
+        can_plot = True
+    except ImportError:
+        can_plot = False
+        if out:
+            print("matplotlib is not installed: tables only, no plots (pip install matplotlib)", file=sys.stderr)
+    env = [f"SSSP_DATA_DIR={data_dir}"] if data_dir else []
+    command = shlex.join([*env, "python3", ".ci/bench.py", *sys.argv[1:]])
+    for lab in labs:
+        rows = tables.table(lab.name, results)
+        if not rows:
+            continue
+        print(f"\n### {lab.name}\n\n{tables.TABLE_HEADER}", *rows, sep="\n")
+        if out:
+            (out / f"{lab.name}.md").write_text(
+                f"<!-- Written by .ci/bench.py; do not edit: run the command below again. -->\n"
+                f"{about}\nCommand: `{command}`\n\n{tables.TABLE_HEADER}\n" + "\n".join(rows) + "\n")
+            if can_plot:
+                plots.plot(lab.name, results, out / f"{lab.name}.svg")
+                if lab.level_plot and plots.plot_levels(lab.name, results, out / f"{lab.name}-levels.svg"):
+                    print(f"wrote {out / f'{lab.name}-levels.svg'}", file=sys.stderr)
+    if out and not (args.quick or args.gen or args.no_programs):
+        if about.startswith("GPU: none"):
+            print("no GPU: the labs' benchmark programs are not run", file=sys.stderr)
+        else:
+            failed = programs.run_programs(labs, Path(args.bin), out, data_dir, about, command, can_plot) or failed
+    return 1 if failed else 0

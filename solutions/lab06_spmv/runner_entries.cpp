@@ -1,0 +1,57 @@
+// Lab 06's algorithms in the runner (common/runner/registry.hpp): one entry per format.
+#include <string>
+
+#include "lab06.hpp"
+#include "registry.hpp"
+#include "sssp/cuda/block_size.hpp"
+#include "sssp/errors.hpp"
+
+namespace sssp::runner {
+
+namespace {
+
+lab06::SpmvOptions tuned(lab06::SpmvOptions o, const Tuning& t) {
+  o.block_size = t.value_or("--block-size", o.block_size);
+  o.rounds_per_check = t.value_or("--rounds-per-check", o.rounds_per_check);
+  return o;
+}
+
+// SpmvBellmanFord's constructor's checks (spmv_bellman_ford.cu), so that the
+// runner refuses a bad value before it loads the graph.
+template <lab06::Format kFormat>
+void validate(const lab06::SpmvOptions& o) {
+  cuda::require_block_size(o.block_size);
+  if (kFormat == lab06::Format::kCsrVector && o.block_size % 32 != 0) {
+    throw InputError("CSR vector gives each row a warp: the block size must be a multiple of 32, got " +
+                     std::to_string(o.block_size));
+  }
+  if (o.rounds_per_check == 0) throw InputError("rounds_per_check must be at least 1");
+}
+
+// The solver takes its format as a constructor argument.
+template <lab06::Format kFormat>
+struct Spmv : lab06::SpmvBellmanFord {
+  Spmv(const CsrGraph& graph, lab06::SpmvOptions options) : lab06::SpmvBellmanFord(graph, kFormat, options) {}
+};
+
+template <lab06::Format kFormat>
+Algorithm spmv(std::string name, std::string summary) {
+  return gpu_solver<Spmv<kFormat>>(std::move(name), std::move(summary), lab06::SpmvOptions{},
+                                   {"--block-size", "--rounds-per-check"}, tuned, validate<kFormat>);
+}
+
+}  // namespace
+
+void register_lab06_spmv(Registry& registry) {
+  using lab06::Format;
+  registry.option("lab06", block_size_option());
+  registry.option("lab06", {"--rounds-per-check", "N", "rounds launched between two looks at the result", 0, ~0u});
+  registry.add(
+      spmv<Format::kCsrScalar>("lab06/csr-scalar", "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row"));
+  registry.add(
+      spmv<Format::kCsrVector>("lab06/csr-vector", "min-plus SpMV Bellman-Ford, incoming CSR, a warp per row"));
+  registry.add(
+      spmv<Format::kEll>("lab06/ell", "min-plus SpMV Bellman-Ford, column-major padded ELL (refuses hub graphs)"));
+}
+
+}  // namespace sssp::runner

@@ -10,7 +10,10 @@ A description is a Python module with:
         "@FILE" names a file of SSSP_DATA_DIR (a missing one drops its
         "--graph @FILE" pair), "{out}" is the --out directory
     GAPBS_PEER = True      (optional) gapbs's delta-stepping beside the SSSP rows
-    LEVEL_PLOT = True      (optional) LAB-levels.svg: time per level against its frontier
+    BASELINE = "labNN/x"   (optional) the algorithm of the speedup column (run it in
+        every row); its lab's other algorithms are left out of this lab's table
+    LEVEL_PLOT = True      (optional) LAB-levels.svg: time per level against its
+        frontier (needs a BASELINE that counts the vertices it reaches)
     def plot_program(program, reports, path) -> bool   (optional)
         draws PROGRAM's JSON reports (one per invocation that wrote one: the
         program's --json file, {"program", "facts", "tables"}) into `path`;
@@ -31,6 +34,7 @@ class Lab:
     rows: list = field(default_factory=list)
     programs: list = field(default_factory=list)
     gapbs_peer: bool = False
+    baseline: str | None = None
     level_plot: bool = False
     plot_program: Callable | None = None
 
@@ -42,7 +46,8 @@ def load(path: Path) -> Lab:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return Lab(name=folder.split("_")[0], rows=getattr(module, "ROWS", []), programs=getattr(module, "PROGRAMS", []),
-               gapbs_peer=getattr(module, "GAPBS_PEER", False), level_plot=getattr(module, "LEVEL_PLOT", False),
+               gapbs_peer=getattr(module, "GAPBS_PEER", False), baseline=getattr(module, "BASELINE", None),
+               level_plot=getattr(module, "LEVEL_PLOT", False),
                plot_program=getattr(module, "plot_program", None))
 
 

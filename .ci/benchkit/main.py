@@ -117,17 +117,19 @@ def main(description: str) -> int:
     env = [f"SSSP_DATA_DIR={data_dir}"] if data_dir else []
     command = shlex.join([*env, "python3", ".ci/bench.py", *sys.argv[1:]])
     for lab in labs:
-        rows = tables.table(lab.name, results)
+        rows = tables.table(lab.name, results, lab.baseline)
         if not rows:
             continue
-        print(f"\n### {lab.name}\n\n{tables.TABLE_HEADER}", *rows, sep="\n")
+        head = tables.header(lab.baseline)
+        print(f"\n### {lab.name}\n\n{head}", *rows, sep="\n")
         if out:
             (out / f"{lab.name}.md").write_text(
                 f"<!-- Written by .ci/bench.py; do not edit: run the command below again. -->\n"
-                f"{about}\nCommand: `{command}`\n\n{tables.TABLE_HEADER}\n" + "\n".join(rows) + "\n")
+                f"{about}\nCommand: `{command}`\n\n{head}\n" + "\n".join(rows) + "\n")
             if can_plot:
                 plots.plot(lab.name, results, out / f"{lab.name}.svg")
-                if lab.level_plot and plots.plot_levels(lab.name, results, out / f"{lab.name}-levels.svg"):
+                if lab.level_plot and plots.plot_levels(lab.name, results, out / f"{lab.name}-levels.svg",
+                                                          lab.baseline):
                     print(f"wrote {out / f'{lab.name}-levels.svg'}", file=sys.stderr)
     if out and not (args.quick or args.gen or args.no_programs):
         if about.startswith("GPU: none"):

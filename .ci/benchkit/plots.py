@@ -51,19 +51,20 @@ def plot(lab: str, results: list, path: Path) -> None:
     save(fig, path)
 
 
-def plot_levels(lab: str, results: list, path: Path) -> bool:
+def plot_levels(lab: str, results: list, path: Path, baseline: str) -> bool:
     """Time per iteration against the vertices an iteration expands, one point per graph and
     level-synchronous algorithm that counts them (a BFS: the reached vertices, each once): the
-    fixed cost of a level is the floor under every point."""
+    fixed cost of a level is the floor under every point. `baseline` (a Dijkstra) counts the
+    vertices a source reaches."""
     plt = pyplot()
 
     points = {}
     for r in results:
         if r["lab"] != lab:
             continue
-        # A BFS expands each reached vertex once, and Dijkstra's count is the reached vertices.
+        # A BFS expands each reached vertex once, and the baseline Dijkstra's count is the reached vertices.
         reached = next((run["counters"]["vertices_processed"] for run in r["runs"]
-                        if run["algorithm"] == "lab01/dijkstra" and "counters" in run), 0)
+                        if run["algorithm"] == baseline and "counters" in run), 0)
         for run in r["runs"]:
             c = run.get("counters") or {}
             expanded = c.get("vertices_processed") or (reached if run["algorithm"].endswith("bfs") else 0)

@@ -3,19 +3,23 @@ programs' JSON reports read."""
 import re
 
 
-TABLE_HEADER = ("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | launches | syncs "
-                "| us per iteration | speedup over lab01/dijkstra | vertices processed | edges relaxed | verified |\n"
-                "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+def header(baseline: str | None) -> str:
+    """The head of a lab's table, whose speedup column is over `baseline` (None: no speedups)."""
+    return ("| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | launches | syncs "
+            f"| us per iteration | speedup over {baseline or '-'} | vertices processed | edges relaxed | verified |\n"
+            "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
-def table(lab: str, results: list) -> list[str]:
-    """The Markdown rows of one lab's table."""
+def table(lab: str, results: list, baseline: str | None = None) -> list[str]:
+    """The Markdown rows of one lab's table, with speedups over `baseline` (an
+    algorithm name), whose own lab's algorithms only that lab's table shows."""
+    baseline_lab = baseline.split("/")[0] if baseline else None
     rows = []
     for r in results:
         if r["lab"] != lab:
             continue
         baseline = next((run["median_ms"] for run in r["runs"]
-                         if run["algorithm"] == "lab01/dijkstra" and "median_ms" in run), None)
+                         if baseline and run["algorithm"] == baseline and "median_ms" in run), None)
         # The arcs leaving reached vertices, the same for every verified run from this source.
         traversed = next((run["edges_traversed"] for run in r["runs"] if "edges_traversed" in run), 0)
         for run in r["runs"]:
@@ -23,8 +27,8 @@ def table(lab: str, results: list) -> list[str]:
                 reason = run.get("error") or "skipped: " + run["skipped"]
                 rows.append(f"| {r['label']} | | | {run['algorithm']} | {reason} | | | | | | | | | |")
                 continue
-            if lab != "lab01" and run["algorithm"].startswith("lab01/"):
-                continue  # the baseline is shown in lab 01's table
+            if baseline_lab and lab != baseline_lab and run["algorithm"].startswith(baseline_lab + "/"):
+                continue  # the baseline's lab shows it
             speedup = f"{baseline / run['median_ms']:.2f}x" if baseline and run["median_ms"] > 0 else ""
             algorithm = f"{run['algorithm']}, -d {run['delta']}" if run.get("peer") else run["algorithm"]
             graph = f"| {r['label']} | {r['graph']['vertices']:,} | {r['graph']['arcs']:,} | {algorithm} "

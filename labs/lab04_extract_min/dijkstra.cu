@@ -78,6 +78,11 @@ __global__ void relax_extracted(const edge_t* __restrict__ offsets, const vertex
 
 }  // namespace
 
+void validate(const DijkstraOptions& o) {
+  device::require_reduction_block_size(o.block_size);
+  sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
+}
+
 struct ExtractMinDijkstra::Impl {
   DijkstraOptions options;
   sssp::cuda::DeviceCsr graph;
@@ -106,11 +111,6 @@ struct ExtractMinDijkstra::Impl {
     relax_blocks = std::min(sssp::cuda::resident_grid(relax_extracted, options.block_size),
                             sssp::cuda::grid_for(max_degree, options.block_size));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-  }
-
-  static void validate(const DijkstraOptions& o) {
-    device::require_reduction_block_size(o.block_size);
-    sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
   }
 
   static void require_memory(const CsrGraph& g) {

@@ -117,6 +117,11 @@ struct DijkstraOptions {
   unsigned rounds_per_check = 32;
 };
 
+/// Throws sssp::InputError naming the first option outside the range its
+/// comment above states. The constructor calls it first; the runner calls it
+/// before it loads a graph, so a bad flag fails at once.
+void validate(const DijkstraOptions& options);
+
 /// Chen's Algorithm 1 on the GPU: each round, a stage-5 arg-min over the
 /// unsettled vertices extracts one vertex u (ties: smallest id), and a second
 /// kernel relaxes u's out-arcs in parallel. The loop ends when the extracted

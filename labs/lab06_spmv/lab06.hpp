@@ -116,6 +116,11 @@ struct SpmvOptions {
   std::uint64_t max_ell_slots = 0;
 };
 
+/// Throws sssp::InputError naming the first option outside the range its
+/// comment above states for `format`. The constructor calls it first; the
+/// runner calls it before it loads a graph, so a bad flag fails at once.
+void validate(Format format, const SpmvOptions& options);
+
 /// Bellman-Ford by Jacobi sweeps: round r computes d^(r) from d^(r-1) into
 /// the other of two buffers, d^(r)_i = min(d^(r-1)_i, min_j d^(r-1)_j + c_ji),
 /// so d^(r) holds the shortest distances over paths of at most r arcs. The

@@ -322,6 +322,17 @@ __global__ void initialise(vertex_t n, vertex_t source, dist_t delta, dist_t* di
 
 }  // namespace
 
+void validate(const NearFarOptions& o) {
+  sssp::cuda::require_block_size(o.block_size);
+  sssp::require_option(o.c > 0.0 && std::isfinite(o.c), "Near-Far's constant C", "a positive finite number", o.c);
+  sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
+  const unsigned lanes = o.lanes_per_item;
+  sssp::require_option(
+      lanes != 0 && lanes <= sssp::cuda::kWarpSize && (lanes & (lanes - 1)) == 0 && o.block_size % lanes == 0,
+      "lanes per item", "a power of two up to 32 that divides the block size " + std::to_string(o.block_size),
+      lanes);
+}
+
 struct NearFarSssp::Impl {
   NearFarOptions options;
   vertex_t n;
@@ -361,17 +372,6 @@ struct NearFarSssp::Impl {
         kernel(step_kernel(o.lanes_per_item)),
         grid(step_grid(kernel, n, o.block_size)),
         block_work(grid) {}
-
-  static void validate(const NearFarOptions& o) {
-    sssp::cuda::require_block_size(o.block_size);
-    sssp::require_option(o.c > 0.0 && std::isfinite(o.c), "Near-Far's constant C", "a positive finite number", o.c);
-    sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
-    const unsigned lanes = o.lanes_per_item;
-    sssp::require_option(
-        lanes != 0 && lanes <= sssp::cuda::kWarpSize && (lanes & (lanes - 1)) == 0 && o.block_size % lanes == 0,
-        "lanes per item", "a power of two up to 32 that divides the block size " + std::to_string(o.block_size),
-        lanes);
-  }
 
   static void require_memory(const CsrGraph& g) {
     const std::uint64_t n = g.num_vertices();

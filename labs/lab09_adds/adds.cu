@@ -56,9 +56,11 @@
 
 #include "lab09.hpp"
 #include "policy.cuh"
+#include "sssp/cuda/atomics.cuh"
 #include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/launch.cuh"
 #include "sssp/cuda/stream.cuh"
 #include "sssp/cuda/timed_run.cuh"
 #include "sssp/cuda/todo.cuh"
@@ -197,22 +199,10 @@ struct Run {
   unsigned long long watchdog_ns;  // 0: no watchdog
 };
 
-template <class T>
-__device__ T load_relaxed(const T* p) {
-  return cuda::atomic_ref<const T, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
-}
-template <class T>
-__device__ T load_acquire(const T* p) {
-  return cuda::atomic_ref<const T, cuda::thread_scope_device>(*p).load(cuda::memory_order_acquire);
-}
-template <class T>
-__device__ void store_relaxed(T* p, T v) {
-  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_relaxed);
-}
-template <class T>
-__device__ void store_release(T* p, T v) {
-  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
-}
+using sssp::cuda::load_acquire;
+using sssp::cuda::load_relaxed;
+using sssp::cuda::store_relaxed;
+using sssp::cuda::store_release;
 
 __device__ bool stopped(const Run& r) { return load_relaxed(&r.control->error) != kNoError; }
 
@@ -352,7 +342,7 @@ __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& l
 // expansion's offers beat these (a hub is often improved while it is expanded).
 __device__ void expand_arcs(const Run& r, const Chunk& c, const LocalList& local, vertex_t v, dist_t dv, edge_t begin,
                             edge_t end, unsigned rank, unsigned stride) {
-  for (edge_t e = begin + rank; e < end; e += stride) {
+  for (std::uint64_t e = std::uint64_t{begin} + rank; e < end; e += stride) {  // 64-bit: see launch.cuh
     if (load_dist(r.dist, v) < dv) return;
     relax_and_route(r, c, local, r.targets[e], dv + r.weights[e]);
   }
@@ -1031,6 +1021,22 @@ unsigned pool_pages_for(const CsrGraph& g) {
 
 }  // namespace
 
+void validate(const AddsOptions& o) {
+  using sssp::require_option;
+  require_option(o.c > 0.0 && std::isfinite(o.c), "ADDS: the constant C of the starting delta",
+                 "a positive finite number", o.c);
+  require_option(o.buckets >= 2 && o.buckets <= kBuckets, "ADDS: buckets", "2 to 32", o.buckets);
+  require_option(o.max_open != 0 && o.max_open <= o.buckets, "ADDS: open buckets",
+                 "1 to buckets (" + std::to_string(o.buckets) + ")", o.max_open);
+  require_option(o.workers <= kMaxWorkers, "ADDS: worker blocks",
+                 "0 (as many as fit) to " + std::to_string(kMaxWorkers), o.workers);
+  require_option(o.local_items <= kLocal, "ADDS: local items",
+                 "0 to " + std::to_string(kLocal) + " (a worker block's list)", o.local_items);
+  require_option(o.delta <= (dist_t{1} << 62), "ADDS: delta",
+                 "at most 2^62 (a wider bucket holds every distance anyway)", o.delta);
+  require_option(o.pool_pages <= (1u << 20), "ADDS: pool pages", "at most 2^20 (16 GiB of slots)", o.pool_pages);
+}
+
 struct AddsSssp::Impl {
   AddsOptions options;
   vertex_t n;
@@ -1056,7 +1062,7 @@ struct AddsSssp::Impl {
         delta0(o.delta != 0 ? o.delta : start_delta(g, o.c)),
         average_degree(g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices()),
         pages(o.pool_pages != 0 ? o.pool_pages : pool_pages_for(g)),
-        grid((require_arc_index_room(g), launch_grid(options.workers))),
+        grid(launch_grid(options.workers)),
         graph((require_memory(g, pages, grid), g)),
         dist(n, "distances"),
         expanded_at(n, "expanded-at distances"),
@@ -1075,51 +1081,17 @@ struct AddsSssp::Impl {
         trace(kTrace, "trace") {}
 
   static AddsOptions validated(const AddsOptions& o) {
-    if (!(o.c > 0.0) || !std::isfinite(o.c)) {
-      throw sssp::InputError("ADDS: the constant C of the starting delta must be a positive finite number, got " +
-                             std::to_string(o.c));
-    }
-    if (o.buckets < 2 || o.buckets > kBuckets) {
-      throw sssp::InputError("ADDS: buckets must be 2 to 32, got " + std::to_string(o.buckets));
-    }
-    if (o.max_open == 0 || o.max_open > o.buckets) {
-      throw sssp::InputError("ADDS: open buckets must be 1 to buckets (" + std::to_string(o.buckets) + "), got " +
-                             std::to_string(o.max_open));
-    }
-    if (o.workers > kMaxWorkers) {
-      throw sssp::InputError("ADDS: worker blocks must be 0 (as many as fit) to " + std::to_string(kMaxWorkers) +
-                             ", got " + std::to_string(o.workers));
-    }
-    if (o.local_items > kLocal) {
-      throw sssp::InputError("ADDS: local items must be 0 to " + std::to_string(kLocal) +
-                             " (a worker block's list), got " + std::to_string(o.local_items));
-    }
-    if (o.delta > (dist_t{1} << 62)) {
-      throw sssp::InputError("ADDS: delta must be at most 2^62 (a wider bucket holds every distance anyway), got " +
-                             std::to_string(o.delta));
-    }
-    if (o.pool_pages > (1u << 20)) {
-      throw sssp::InputError("ADDS: pool pages must be at most 2^20 (16 GiB of slots), got " +
-                             std::to_string(o.pool_pages));
-    }
+    validate(o);
     return o;
   }
 
-  // A warp or block steps its arc index (32 bits, edge_t) up to kBlock past a
-  // hub's last arc before the loop test fails: that must not wrap.
-  static void require_arc_index_room(const CsrGraph& g) {
-    if (std::uint64_t{g.num_edges()} > sssp::kMaxEdges - kBlock) {
-      throw sssp::InputError("ADDS: " + sssp::describe(g) + " has more than 2^32 - 1 - " + std::to_string(kBlock) +
-                             " arcs, the most its 32-bit arc index can step through");
-    }
-  }
-
   static void require_memory(const CsrGraph& g, unsigned pages, unsigned grid) {
+    using sssp::cuda::device_bytes;
     const std::uint64_t v = g.num_vertices();
-    const std::uint64_t bytes = (v + 1) * sizeof(edge_t) + std::uint64_t{g.num_edges()} * (sizeof(vertex_t) + sizeof(weight_t)) +
-                                v * 2 * sizeof(dist_t) +
-                                std::uint64_t{pages} * (kPage * sizeof(vertex_t) + (kSegmentsPerPage + 2 + kBuckets) * sizeof(unsigned)) +
-                                std::uint64_t{grid} * sizeof(unsigned long long) + kTrace * sizeof(TraceEntry);
+    const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + device_bytes<dist_t>(2 * v) +
+                                device_bytes<vertex_t>(std::uint64_t{pages} * kPage) +
+                                device_bytes<unsigned>(std::uint64_t{pages} * (kSegmentsPerPage + 2 + kBuckets)) +
+                                device_bytes<unsigned long long>(grid) + device_bytes<TraceEntry>(kTrace);
     sssp::cuda::require_free_memory(bytes, "lab 09 ADDS on " + sssp::describe(g) + " with " + std::to_string(pages) +
                                                " queue pages");
   }
@@ -1131,10 +1103,7 @@ struct AddsSssp::Impl {
   static unsigned launch_grid(unsigned workers) {
     const auto& gpu = sssp::cuda::query_device();
     if (!gpu.available) throw sssp::CudaError("ADDS needs a GPU: " + gpu.reason);
-    int per_sm = 0;
-    SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel, kBlock, 0));
-    if (per_sm == 0) throw sssp::CudaError("ADDS: not one block of the kernel fits on an SM");
-    const unsigned resident = static_cast<unsigned>(per_sm) * static_cast<unsigned>(gpu.multiprocessors);
+    const unsigned resident = sssp::cuda::resident_grid(adds_kernel, kBlock);
     if (resident < 2) throw sssp::CudaError("ADDS needs room for a manager and a worker block at once");
     const unsigned most = std::min(resident, kMaxWorkers + 1);
     if (workers == 0) return most;

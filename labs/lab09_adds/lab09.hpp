@@ -128,6 +128,11 @@ struct AddsOptions {
   unsigned watchdog_ms = 2000;
 };
 
+/// Throws sssp::InputError naming the first option outside the range its
+/// comment above states. AddsSssp's constructor calls it first; the runner
+/// calls it before it loads a graph, so a bad flag fails at once.
+void validate(const AddsOptions& options);
+
 /// One decision of the manager's delta controller, as it saw it.
 struct TraceEntry {
   unsigned long long pass = 0;   ///< manager passes so far

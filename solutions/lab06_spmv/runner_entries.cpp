@@ -3,8 +3,6 @@
 
 #include "lab06.hpp"
 #include "registry.hpp"
-#include "sssp/cuda/block_size.hpp"
-#include "sssp/errors.hpp"
 
 namespace sssp::runner {
 
@@ -16,16 +14,10 @@ lab06::SpmvOptions tuned(lab06::SpmvOptions o, const Tuning& t) {
   return o;
 }
 
-// SpmvBellmanFord's constructor's checks (spmv_bellman_ford.cu), so that the
-// runner refuses a bad value before it loads the graph.
+// lab06::validate with the format fixed, as the runner's check takes options only.
 template <lab06::Format kFormat>
 void validate(const lab06::SpmvOptions& o) {
-  cuda::require_block_size(o.block_size);
-  if (kFormat == lab06::Format::kCsrVector && o.block_size % 32 != 0) {
-    throw InputError("CSR vector gives each row a warp: the block size must be a multiple of 32, got " +
-                     std::to_string(o.block_size));
-  }
-  if (o.rounds_per_check == 0) throw InputError("rounds_per_check must be at least 1");
+  lab06::validate(kFormat, o);
 }
 
 // The solver takes its format as a constructor argument.

@@ -147,6 +147,13 @@ __global__ void sweep_ell(const vertex_t* __restrict__ cols, const weight_t* __r
 
 }  // namespace
 
+void validate(Format f, const SpmvOptions& o) {
+  sssp::cuda::require_block_size(o.block_size);
+  sssp::require_option(f != Format::kCsrVector || o.block_size % kWarpSize == 0,
+                       "CSR vector's block size (a warp per row)", "a multiple of 32", o.block_size);
+  sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
+}
+
 struct SpmvBellmanFord::Impl {
   Format format;
   SpmvOptions options;
@@ -186,13 +193,6 @@ struct SpmvBellmanFord::Impl {
     const std::uint64_t threads = format == Format::kCsrVector ? std::uint64_t{n} * kWarpSize : n;
     grid = sssp::cuda::grid_for(threads, options.block_size);
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-  }
-
-  static void validate(Format f, const SpmvOptions& o) {
-    sssp::cuda::require_block_size(o.block_size);
-    sssp::require_option(f != Format::kCsrVector || o.block_size % kWarpSize == 0,
-                         "CSR vector's block size (a warp per row)", "a multiple of 32", o.block_size);
-    sssp::require_option(o.rounds_per_check != 0, "rounds per check", "at least 1", o.rounds_per_check);
   }
 
   // Round 0 into dist[0]: the source at distance 0, every other vertex

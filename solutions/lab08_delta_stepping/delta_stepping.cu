@@ -167,6 +167,8 @@ __global__ void initialise(vertex_t n, vertex_t source, dist_t* dist, bucket_t* 
 
 }  // namespace
 
+void validate(const DeltaSteppingOptions& o) { sssp::cuda::require_block_size(o.block_size); }
+
 struct DeltaSteppingSssp::Impl {
   DeltaSteppingOptions options;
   vertex_t n;
@@ -186,7 +188,7 @@ struct DeltaSteppingSssp::Impl {
   sssp::cuda::Stream stream;
 
   Impl(const CsrGraph& g, DeltaSteppingOptions o)
-      : options((sssp::cuda::require_block_size(o.block_size), o)),
+      : options((validate(o), o)),
         n(g.num_vertices()),
         delta(o.delta != 0 ? o.delta : choose_delta(g, o.rule)),
         graph((require_memory(g), g)),

@@ -50,6 +50,11 @@ struct DeltaSteppingOptions {
   DeltaRule rule = DeltaRule::kMaxWeightPerMaxDegree;  ///< The rule when delta is 0 (kNearFar uses C = 1).
 };
 
+/// Throws sssp::InputError naming the first option outside the range its
+/// comment above states. The constructor calls it first; the runner calls it
+/// before it loads a graph, so a bad flag fails at once.
+void validate(const DeltaSteppingOptions& options);
+
 /// Chen's CUDA delta-stepping (section 5). The constructor copies the graph
 /// to the GPU once; run() solves from one source.
 class DeltaSteppingSssp {
@@ -97,6 +102,11 @@ struct NearFarOptions {
   /// GPU decides what each launch does, so the host only ever looks.
   unsigned rounds_per_check = 64;
 };
+
+/// Throws sssp::InputError naming the first option outside the range its
+/// comment above states. The constructor calls it first; the runner calls it
+/// before it loads a graph, so a bad flag fails at once.
+void validate(const NearFarOptions& options);
 
 /// Near-Far on the GPU. The constructor copies the graph once and allocates
 /// the worklists (near and far, n slots each: deduplication bounds them);

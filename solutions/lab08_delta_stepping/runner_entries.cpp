@@ -3,8 +3,6 @@
 
 #include "lab08.hpp"
 #include "registry.hpp"
-#include "sssp/cuda/block_size.hpp"
-#include "sssp/errors.hpp"
 
 namespace sssp::runner {
 
@@ -20,20 +18,6 @@ Options tuned(Options o, const Tuning& t) {
   return o;
 }
 
-// The constructors' checks (delta_stepping.cu, near_far.cu) on what the
-// command line sets, so that the runner refuses a bad value before it loads
-// the graph.
-void validate_delta_stepping(const lab08::DeltaSteppingOptions& o) { cuda::require_block_size(o.block_size); }
-
-void validate_near_far(const lab08::NearFarOptions& o) {
-  cuda::require_block_size(o.block_size);
-  if (o.rounds_per_check == 0) throw InputError("rounds per check must be at least 1, got 0");
-  if (o.block_size % o.lanes_per_item != 0) {
-    throw InputError("lanes per item must be a power of two up to 32 that divides the block size " +
-                     std::to_string(o.block_size) + ", got " + std::to_string(o.lanes_per_item));
-  }
-}
-
 }  // namespace
 
 void register_lab08_delta_stepping(Registry& registry) {
@@ -44,11 +28,11 @@ void register_lab08_delta_stepping(Registry& registry) {
       "lab08/delta-stepping",
       "Chen's delta-stepping: bucket indices, prefix-sum requests, delta = max weight / max out-degree",
       lab08::DeltaSteppingOptions{}, {"--block-size", "--delta"}, tuned<lab08::DeltaSteppingOptions>,
-      validate_delta_stepping));
+      lab08::validate));
   registry.add(gpu_solver<lab08::NearFarSssp>(
       "lab08/near-far", "Near-Far: near list and far pile, delta = 64 x avg weight / avg degree, GPU-driven",
       lab08::NearFarOptions{}, {"--block-size", "--rounds-per-check", "--delta"}, tuned<lab08::NearFarOptions>,
-      validate_near_far));
+      lab08::validate));
 }
 
 }  // namespace sssp::runner

@@ -7,4 +7,5 @@ ROWS = [
     ("rmat scale 18", ["--gen", "rmat:18:16"], ["lab01/"], 3),
     ("soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], ["lab01/"], 3),
 ]
+BASELINE = "lab01/dijkstra"  # the speedup column's reference, run in every row
 GAPBS_PEER = True

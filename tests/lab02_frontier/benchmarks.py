@@ -10,5 +10,6 @@ ROWS = [
     ("rmat scale 20", ["--gen", "rmat:20:16"], _ALGORITHMS, 5),
     ("soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], _ALGORITHMS, 5),
 ]
+BASELINE = "lab01/dijkstra"  # the speedup column's reference, run in every row
 GAPBS_PEER = True
 LEVEL_PLOT = True

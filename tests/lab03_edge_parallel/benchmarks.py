@@ -16,4 +16,5 @@ ROWS = [
     ("USA-road-NY (edge Dijkstra)", ["--graph", "USA-road-NY.pace.gr.gz"],
      ["lab01/dijkstra", "lab02/frontier-sssp", "lab03/edge-dijkstra"], 1),
 ]
+BASELINE = "lab01/dijkstra"  # the speedup column's reference, run in every row
 LEVEL_PLOT = True

@@ -11,6 +11,7 @@ ROWS = [
     ("soc-Slashdot0902", ["--graph", "soc-Slashdot0902.txt.gz"], _ALGORITHMS, 3),
     ("USA-road-NY", ["--graph", "USA-road-NY.pace.gr.gz"], ["lab01/dijkstra", "lab04/"], 1),
 ]
+BASELINE = "lab01/dijkstra"  # the speedup column's reference, run in every row
 GAPBS_PEER = True
 # Chen's Table 1: the arg-min of n keys by each stage.
 PROGRAMS = [("reduce-bench", [[]])]

@@ -9,6 +9,7 @@ ROWS = [
     ("USA-road-NE", ["--graph", "USA-road-NE.pace.gr.gz"], _ALGORITHMS, 5),
     ("grid 2000x2000", ["--gen", "grid:2000x2000"], _ALGORITHMS, 3),
 ]
+BASELINE = "lab01/dijkstra"  # the speedup column's reference, run in every row
 GAPBS_PEER = True
 PROGRAMS = [
     ("locality-bench", [

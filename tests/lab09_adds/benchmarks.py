@@ -13,6 +13,7 @@ ROWS = [
     ("grid 2000x2000", ["--gen", "grid:2000x2000"], _ALGORITHMS, 3),
     ("rmat scale 20", ["--gen", "rmat:20:16"], _ALGORITHMS, 5),
 ]
+BASELINE = "lab01/dijkstra"  # the speedup column's reference, run in every row
 GAPBS_PEER = True
 PROGRAMS = [
     ("adds-bench", [

@@ -212,7 +212,7 @@ class Plots(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             self.assertFalse(program_plot("lab04")([], Path(tmp) / "x.svg"))
             self.assertFalse(program_plot("lab05")([{"facts": {}, "tables": []}], Path(tmp) / "x.svg"))
-            self.assertFalse(plots.plot_levels("lab02", [], Path(tmp) / "y.svg"))
+            self.assertFalse(plots.plot_levels("lab02", [], Path(tmp) / "y.svg", "lab01/dijkstra"))
 
 
 if __name__ == "__main__":

@@ -479,7 +479,7 @@ class BadInput(unittest.TestCase):
                              (["lab03/", "--block-size", "1025"], "block size must be 1..1024 threads, got 1025"),
                              (["lab04/", "--block-size", "96"], "a power of two from 32 to 1024, got 96"),
                              (["lab06/csr-vector", "--block-size", "48"], "must be a multiple of 32, got 48"),
-                             (["lab06/", "--rounds-per-check", "0"], "rounds_per_check must be at least 1"),
+                             (["lab06/", "--rounds-per-check", "0"], "rounds per check must be at least 1, got 0"),
                              (["lab07/", "--depth", "9"], "lab07/locality refuses --depth 9: depth k must be 1..8"),
                              (["lab07/", "--vertices-per-thread", "3"], "vertices per thread must be 1, 2 or 4, got 3"),
                              (["lab07/", "--delta", "10"], "lab07/locality has no --delta"),

@@ -57,7 +57,11 @@ def grade(files: dict[str, str]) -> tuple[int, list[dict], str]:
                ASSIGNMENT=LAB)
     proc = subprocess.run(["bash", str(ROOT / "source" / "tests" / "run_autograder")], env=env,
                           capture_output=True, text=True, timeout=1200)
-    results = json.loads((ROOT / "results" / "results.json").read_text())
+    report = ROOT / "results" / "results.json"
+    if not report.exists():
+        raise AssertionError(f"run_autograder (exit {proc.returncode}) wrote no results.json:\n"
+                             + (proc.stdout + proc.stderr)[-3000:])
+    results = json.loads(report.read_text())
     return proc.returncode, results.get("tests", []), proc.stdout + proc.stderr
 
 

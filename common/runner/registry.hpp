@@ -138,6 +138,22 @@ Algorithm cpu_algorithm(std::string name, std::string summary, F f) {
   return a;
 }
 
+/// `options` with the command line's values of the launch fields most labs
+/// share, each where the struct has the field: block_size (--block-size),
+/// rounds_per_check (--rounds-per-check) and delta (--delta). A lab with
+/// other fields writes its own (lab 07).
+template <typename LabOptions>
+LabOptions tuned_launch(LabOptions options, const Tuning& tuning) {
+  if constexpr (requires { options.block_size; }) {
+    options.block_size = tuning.value_or("--block-size", options.block_size);
+  }
+  if constexpr (requires { options.rounds_per_check; }) {
+    options.rounds_per_check = tuning.value_or("--rounds-per-check", options.rounds_per_check);
+  }
+  if constexpr (requires { options.delta; }) options.delta = tuning.value_or("--delta", options.delta);
+  return options;
+}
+
 /// Wraps a GPU solver class: its constructor `Solver(graph, options)` checks
 /// the options and uploads the graph (untimed), and run(source) returns an
 /// SsspResult or BfsResult with its own CUDA-event time. `tuned(defaults,
@@ -175,5 +191,16 @@ Algorithm gpu_solver(std::string name, std::string summary, LabOptions defaults,
 
 /// `--block-size`, which most GPU labs take.
 inline LaunchOption block_size_option() { return {"--block-size", "N", "threads per block", 0, ~0u}; }
+
+/// --rounds-per-check, as tuned_launch reads it (labs 04, 06, 08).
+inline LaunchOption rounds_per_check_option() {
+  return {"--rounds-per-check", "N", "rounds launched between two looks at the result", 0, ~0u};
+}
+
+/// --delta, as tuned_launch reads it. It starts at 1: 0 would mean "pick it by
+/// the rule", as leaving the flag out already does.
+inline LaunchOption delta_option() {
+  return {"--delta", "N", "the bucket width (default: each solver's rule)", 1, ~std::uint64_t{0}};
+}
 
 }  // namespace sssp::runner

@@ -94,4 +94,11 @@ void Report::write() const {
   if (!out) throw InputError("--json: cannot write " + json_file_);
 }
 
+int Report::finish(bool all_correct, const std::string& what_differed) const {
+  write();
+  if (all_correct) return 0;
+  std::printf("\nWRONG: %s\n", what_differed.c_str());
+  return 1;
+}
+
 }  // namespace sssp::bench

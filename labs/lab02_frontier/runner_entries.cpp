@@ -7,11 +7,6 @@ namespace sssp::runner {
 
 namespace {
 
-lab02::Options tuned(lab02::Options o, const Tuning& t) {
-  o.block_size = t.value_or("--block-size", o.block_size);
-  return o;
-}
-
 void validate(const lab02::Options& o) { cuda::require_block_size(o.block_size); }
 
 }  // namespace
@@ -20,10 +15,10 @@ void register_lab02_frontier(Registry& registry) {
   registry.option("lab02", block_size_option());
   registry.add(gpu_solver<lab02::FrontierSssp>("lab02/frontier-sssp",
                                                "Harish-Narayanan frontier SSSP: two kernels, host flag loop",
-                                               lab02::Options{}, {"--block-size"}, tuned, validate));
+                                               lab02::Options{}, {"--block-size"}, tuned_launch, validate));
   registry.add(gpu_solver<lab02::FrontierBfs>("lab02/frontier-bfs",
                                               "frontier BFS: one kernel per level, host flag loop", lab02::Options{},
-                                              {"--block-size"}, tuned, validate));
+                                              {"--block-size"}, tuned_launch, validate));
 }
 
 }  // namespace sssp::runner

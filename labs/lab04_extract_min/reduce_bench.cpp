@@ -102,18 +102,13 @@ int run(int argc, char** argv) {
     for (const double t : us[row]) cells.emplace_back(t, 1);
     report.row(std::move(cells));
   }
-  report.write();
   const std::size_t last = sizes.size() - 1;
   const double bytes = static_cast<double>(sizes[last]) * sizeof(dist_t);
   std::printf("\nTimes in microseconds. At n = %zu: stage 5 reads %.0f GB/s, CUB %.0f GB/s; "
               "stage 5 / CUB = %.2f\n",
               sizes[last], bytes / (us[rows - 3][last] * 1e3), bytes / (us[rows - 2][last] * 1e3),
               us[rows - 3][last] / us[rows - 2][last]);
-  if (!all_correct) {
-    std::printf("WRONG: some arg-min differed from the CPU loop's\n");
-    return 1;
-  }
-  return 0;
+  return report.finish(all_correct, "some arg-min differed from the CPU loop's");
 }
 
 }  // namespace

@@ -158,13 +158,7 @@ int run(int argc, char** argv) {
   const Measured m = measure<lab08::NearFarSssp>(g, source, expected, one, repeats);
   all_correct = all_correct && m.correct;
   add_row(report, "Near-Far", "delta = 1", m, arcs, reachable);
-  report.write();
-
-  if (!all_correct) {
-    std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
-    return 1;
-  }
-  return 0;
+  return report.finish(all_correct, "a run differs from the reference Dijkstra");
 }
 
 }  // namespace

@@ -7,11 +7,6 @@ namespace sssp::runner {
 
 namespace {
 
-lab03::Options tuned(lab03::Options o, const Tuning& t) {
-  o.block_size = t.value_or("--block-size", o.block_size);
-  return o;
-}
-
 void validate(const lab03::Options& o) { cuda::require_block_size(o.block_size); }
 
 }  // namespace
@@ -19,10 +14,10 @@ void validate(const lab03::Options& o) { cuda::require_block_size(o.block_size);
 void register_lab03_edge_parallel(Registry& registry) {
   registry.option("lab03", block_size_option());
   registry.add(gpu_solver<lab03::EdgeBfs>("lab03/edge-bfs", "edge-parallel BFS: one thread per arc per level",
-                                          lab03::Options{}, {"--block-size"}, tuned, validate));
+                                          lab03::Options{}, {"--block-size"}, tuned_launch, validate));
   registry.add(gpu_solver<lab03::EdgeDijkstra>(
       "lab03/edge-dijkstra", "edge-based Dijkstra: settle every vertex at the minimum, relax arc-parallel",
-      lab03::Options{}, {"--block-size"}, tuned, validate));
+      lab03::Options{}, {"--block-size"}, tuned_launch, validate));
 }
 
 }  // namespace sssp::runner

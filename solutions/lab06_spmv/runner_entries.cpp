@@ -8,12 +8,6 @@ namespace sssp::runner {
 
 namespace {
 
-lab06::SpmvOptions tuned(lab06::SpmvOptions o, const Tuning& t) {
-  o.block_size = t.value_or("--block-size", o.block_size);
-  o.rounds_per_check = t.value_or("--rounds-per-check", o.rounds_per_check);
-  return o;
-}
-
 // lab06::validate with the format fixed, as the runner's check takes options only.
 template <lab06::Format kFormat>
 void validate(const lab06::SpmvOptions& o) {
@@ -29,7 +23,7 @@ struct Spmv : lab06::SpmvBellmanFord {
 template <lab06::Format kFormat>
 Algorithm spmv(std::string name, std::string summary) {
   return gpu_solver<Spmv<kFormat>>(std::move(name), std::move(summary), lab06::SpmvOptions{},
-                                   {"--block-size", "--rounds-per-check"}, tuned, validate<kFormat>);
+                                   {"--block-size", "--rounds-per-check"}, tuned_launch, validate<kFormat>);
 }
 
 }  // namespace
@@ -37,7 +31,7 @@ Algorithm spmv(std::string name, std::string summary) {
 void register_lab06_spmv(Registry& registry) {
   using lab06::Format;
   registry.option("lab06", block_size_option());
-  registry.option("lab06", {"--rounds-per-check", "N", "rounds launched between two looks at the result", 0, ~0u});
+  registry.option("lab06", rounds_per_check_option());
   registry.add(
       spmv<Format::kCsrScalar>("lab06/csr-scalar", "min-plus SpMV Bellman-Ford, incoming CSR, a thread per row"));
   registry.add(

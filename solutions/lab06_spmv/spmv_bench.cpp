@@ -228,12 +228,7 @@ int run(int argc, char** argv) {
       }
     }
   }
-  report.write();
-  if (!all_correct) {
-    std::printf("WRONG: some distances differed from the reference Dijkstra\n");
-    return 1;
-  }
-  return 0;
+  return report.finish(all_correct, "some distances differed from the reference Dijkstra");
 }
 
 }  // namespace

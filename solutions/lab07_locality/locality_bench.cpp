@@ -117,12 +117,7 @@ int run(int argc, char** argv) {
     all_correct = all_correct && m.correct;
     add_row(report, label, o, m);
   }
-  report.write();
-  if (!all_correct) {
-    std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
-    return 1;
-  }
-  return 0;
+  return report.finish(all_correct, "a run differs from the reference Dijkstra");
 }
 
 }  // namespace

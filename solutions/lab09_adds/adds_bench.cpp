@@ -190,13 +190,7 @@ int run(int argc, char** argv) {
   }
   // After the tables, so its line does not split one.
   if (!trace_file.empty()) write_trace(g, args.source, dynamic, trace_file, report);
-  report.write();
-
-  if (!all_correct) {
-    std::printf("\nWRONG: a run differs from the reference Dijkstra\n");
-    return 1;
-  }
-  return 0;
+  return report.finish(all_correct, "a run differs from the reference Dijkstra");
 }
 
 }  // namespace

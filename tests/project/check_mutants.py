@@ -57,9 +57,12 @@ GPU_JOBS = min(os.cpu_count() or 1, 4)
 def add_variant_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hidden-graphs")
     # Lower than the grader's default: CI runs two test processes at a time,
-    # and a variant that grows without bound would take all of its cap.
-    parser.add_argument("--memory-limit", type=int, default=1024, metavar="MIB",
-                        help="data-segment cap per test process (default 1024 MiB)")
+    # and a variant that grows without bound would take all of its cap. Not
+    # lower than 2048: lab 05's CopiesOverlapRelaxation sends a 256 MiB matrix
+    # to the worker, and at 1024 MiB it failed for memory alone (H100,
+    # 2026-11-27), which would count a mutant as caught for the wrong reason.
+    parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                        help="data-segment cap per test process (default 2048 MiB)")
     parser.add_argument("--gpu-jobs", type=int, default=GPU_JOBS, metavar="N",
                         help=f"GPU test processes at a time (default {GPU_JOBS}; the grader runs one)")
 

@@ -26,6 +26,7 @@ ALLOWED = {
     "tests/run_autograder": {"lab01_serial": "an example in the usage text"},
     "common/tools/make_skeleton.py": {"lab01_serial": "an example in the usage text"},
     "common/runner/main.cpp": {"lab01/": "an example in --help"},
+    ".ci/bench-compare": {"lab09/": "an example in the usage text"},
 }
 
 # Prose and the project's own tests (which take a lab as the subject of a

@@ -17,14 +17,19 @@ namespace sssp::bench {
 /// In JSON a number stays a number; text ("refused", "~1.8") stays text.
 class Cell {
  public:
-  Cell(std::string text) : text_(std::move(text)) {}  // NOLINT: a row is a braced list of cells
-  Cell(const char* text) : text_(text) {}             // NOLINT
+  /// A text cell. Implicit, as are the next two: a row is a braced list of cells.
+  Cell(std::string text) : text_(std::move(text)) {}  // NOLINT
+  /// A text cell.
+  Cell(const char* text) : text_(text) {}  // NOLINT
+  /// An integer, a number in JSON.
   template <std::integral Integer>
   Cell(Integer value) : text_(std::to_string(value)), number_(true) {}  // NOLINT
   /// `value` with `decimals` digits after the point.
   Cell(double value, int decimals);
 
+  /// The cell as printed in the Markdown table.
   [[nodiscard]] const std::string& text() const { return text_; }
+  /// Whether JSON writes it as a number rather than a string.
   [[nodiscard]] bool is_number() const { return number_; }
 
  private:
@@ -36,6 +41,7 @@ class Cell {
 /// `{"program": P, "facts": {K: V, ...}, "tables": [{"title": T, "columns": [...], "rows": [[...], ...]}, ...]}`.
 class Report {
  public:
+  /// The tables of the program named `program` ("spmv-bench"), empty so far.
   explicit Report(std::string program) : program_(std::move(program)) {}
 
   /// Declares `--json FILE` on `parser`.
@@ -52,6 +58,10 @@ class Report {
 
   /// Writes the JSON file when `--json` was given. Throws InputError when it cannot.
   void write() const;
+
+  /// The end of a benchmark program: write(), then its exit status: 0 when
+  /// `all_correct`, else 1 after printing "WRONG: " and `what_differed`.
+  [[nodiscard]] int finish(bool all_correct, const std::string& what_differed) const;
 
  private:
   struct Table {

@@ -43,7 +43,7 @@ struct FrontierBfs::Impl {
   sssp::cuda::HostFlag grew;
 
   Impl(const CsrGraph& g, Options o)
-      : options((sssp::cuda::require_block_size(o.block_size), o)),
+      : options((validate(o), o)),
         graph((require_memory(g), g)),
         level(g.num_vertices(), "levels") {}
 

@@ -63,6 +63,8 @@ __global__ void commit_updates(vertex_t n, dist_t* __restrict__ cost, dist_t* __
 
 }  // namespace
 
+void validate(const Options& options) { sssp::cuda::require_block_size(options.block_size); }
+
 struct FrontierSssp::Impl {
   Options options;
   sssp::cuda::DeviceCsr graph;
@@ -72,7 +74,7 @@ struct FrontierSssp::Impl {
   sssp::cuda::HostFlag changed;
 
   Impl(const CsrGraph& g, Options o)
-      : options((sssp::cuda::require_block_size(o.block_size), o)),
+      : options((validate(o), o)),
         graph((require_memory(g), g)),
         cost(g.num_vertices(), "cost"),
         updating_cost(g.num_vertices(), "updating cost"),

@@ -29,6 +29,10 @@ struct Options {
   unsigned block_size = 256;  ///< Threads per block, 1 to 1024.
 };
 
+/// Throws sssp::InputError naming the first bad field of `options`. Both
+/// solvers' constructors call it first; the runner, before it loads a graph.
+void validate(const Options& options);
+
 /// Frontier SSSP (Harish and Narayanan, as restated in Safari and Ebnenasir,
 /// Algorithms 3-5). The constructor copies the graph to the GPU once;
 /// run() solves from one source.

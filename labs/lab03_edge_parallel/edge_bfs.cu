@@ -44,7 +44,7 @@ struct EdgeBfs::Impl {
   sssp::cuda::HostFlag grew;
 
   Impl(const CsrGraph& g, Options o)
-      : options((sssp::cuda::require_block_size(o.block_size), o)),
+      : options((validate(o), o)),
         graph((require_memory(g), g), /*with_weights=*/false),
         level(g.num_vertices(), "levels") {}
 

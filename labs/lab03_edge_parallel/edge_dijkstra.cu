@@ -89,6 +89,8 @@ __global__ void relax_settled_arcs(const vertex_t* __restrict__ tails, const ver
 
 }  // namespace
 
+void validate(const Options& options) { sssp::cuda::require_block_size(options.block_size); }
+
 struct EdgeDijkstra::Impl {
   Options options;
   sssp::cuda::DeviceCoo graph;
@@ -99,7 +101,7 @@ struct EdgeDijkstra::Impl {
   std::uint64_t minimum_reads = 0;
 
   Impl(const CsrGraph& g, Options o)
-      : options((sssp::cuda::require_block_size(o.block_size), o)),
+      : options((validate(o), o)),
         graph((require_memory(g), g)),
         dist(g.num_vertices(), "distances"),
         settled_round(g.num_vertices(), "settled rounds") {}

@@ -55,8 +55,7 @@ int run(int argc, char** argv) {
   sssp::bench::Report report("reduce-bench");
   report.add_option(parser);
   if (!parser.parse(argc, argv, std::cout)) return 0;
-  const auto& gpu = sssp::cuda::query_device();
-  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+  const auto& gpu = sssp::cuda::require_device();
   std::printf("GPU: %s; block size %u; median of %u timed runs after 3 warm-ups (CUDA events)\n\n",
               gpu.summary().c_str(), block_size, repeats);
 

@@ -105,8 +105,7 @@ int run(int argc, char** argv) {
   report.add_option(parser);
   if (!parser.parse(argc, argv, std::cout)) return 0;
   if (inputs.empty()) inputs.push_back({"grid:512x512", true, "grid:512x512"});
-  const auto& gpu = sssp::cuda::query_device();
-  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+  const auto& gpu = sssp::cuda::require_device();
   std::printf("GPU: %s; block size %u; weights %s; SSSP: median of %u runs after 1 warm-up; "
               "sweeps and copies: median of %u samples (CUDA events)\n\n",
               gpu.summary().c_str(), block_size, weights.to_string().c_str(), repeats, repeats);

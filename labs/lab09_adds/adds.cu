@@ -244,8 +244,8 @@ __device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsign
 // warps push and pop at the same time. The chunk's bucket is cut into
 // kSubLists equal ranges of distance, each with its own part of the slots, and
 // warps pop from the nearest part that holds items: an item improved again
-// while it waits is then more often expanded once, at the better distance
-// (the work it saves: "Parts by distance" in docs/design/lab09-adds.md). A
+// while it waits is then more often expanded once, at the better distance,
+// rather than twice. A
 // slot is used once per chunk, so a popped slot is never overwritten while
 // its reader waits for it.
 constexpr vertex_t kUnwritten = 0xFFFFFFFFu;  // a slot reserved but not yet written
@@ -990,8 +990,8 @@ union SharedStorage {
 // that neither's register needs are the other's, and the parameters are
 // __grid_constant__, so that both read them in place rather than from a copy
 // on the stack. The launch bounds cap the registers so that 5 worker blocks
-// fit on an SM, the occupancy the prototype was measured at (ptxas's numbers
-// are in docs/design/lab09-adds.md).
+// fit on an SM, the occupancy the prototype was measured at (compile with
+// -Xptxas -v to see the registers, spills and shared memory it gets).
 __global__ void __launch_bounds__(kBlock, 5) adds_kernel(const __grid_constant__ Run r) {
   __shared__ SharedStorage storage;
   if (blockIdx.x == 0) {

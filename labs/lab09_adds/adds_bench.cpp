@@ -19,7 +19,6 @@
 // open), for plotting how the manager thinks (the paper's Figs. 11 to 15).
 // Every answer is checked against the reference Dijkstra; a mismatch exits 1.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -130,24 +129,16 @@ int run(int argc, char** argv) {
     throw sssp::InputError("--block-size: ADDS's worker blocks are always 256 threads (one item per thread)");
   }
   const CsrGraph g = sssp::bench::load_graph(args);
-  const auto& gpu = sssp::cuda::query_device();
-  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+  const auto& gpu = sssp::cuda::require_device();
 
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<dist_t> expected = sssp::reference_dijkstra(g, args.source);
-  const double dijkstra_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  std::uint64_t reachable = 0;
-  std::uint64_t arcs = 0;  // arcs leaving reached vertices, as the runner counts MTEPS
-  for (vertex_t v = 0; v < g.num_vertices(); ++v) {
-    if (expected[v] != sssp::kInfinity) {
-      ++reachable;
-      arcs += g.out_degree(v);
-    }
-  }
+  const sssp::ReferenceRun dijkstra = sssp::timed_reference_dijkstra(g, args.source);
+  const std::vector<dist_t>& expected = dijkstra.dist;
+  const std::uint64_t reachable = dijkstra.reachable;
+  const std::uint64_t arcs = dijkstra.arcs;
   std::printf("GPU: %s\ngraph: %s, source %u, weights %s\n", gpu.summary().c_str(), sssp::describe(g).c_str(),
               args.source, args.weights.to_string().c_str());
   std::printf("Dijkstra (CPU reference, binary heap): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
-              dijkstra_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
+              dijkstra.cpu_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
   std::printf("median of %u runs after 1 warm-up (CUDA events, the one launch); work / Dijkstra = items expanded / "
               "reachable vertices; repeats and local: shares of the expansions\n",
               args.repeats);

@@ -28,6 +28,10 @@ struct Options {
   unsigned block_size = 256;  ///< Threads per block, 1 to 1024.
 };
 
+/// Throws sssp::InputError naming the first bad field of `options`. Both
+/// solvers' constructors call it first; the runner, before it loads a graph.
+void validate(const Options& options);
+
 /// Level-synchronous BFS with one thread per arc (Singla et al., Figures 5
 /// and 6, with a level array in place of the visited array so that levels,
 /// not only reachability, come out). Each level is one launch over every arc;

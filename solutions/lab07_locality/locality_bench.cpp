@@ -78,8 +78,7 @@ int run(int argc, char** argv) {
   const unsigned repeats = args.repeats;
   const unsigned block_size = args.block_size;
   const sssp::WeightPolicy& weights = args.weights;
-  const auto& gpu = sssp::cuda::query_device();
-  if (!gpu.available) throw sssp::CudaError("no GPU: " + gpu.reason);
+  const auto& gpu = sssp::cuda::require_device();
   const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);
   std::printf("GPU: %s\ngraph: %s, source %u, weights %s\nmedian of %u runs after 1 warm-up (CUDA events)\n\n",
               gpu.summary().c_str(), sssp::describe(g).c_str(), source, weights.to_string().c_str(), repeats);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sssp/errors.hpp"
+
 namespace sssp::cuda {
 
 /// What the CUDA runtime says about a device, or why there is none.
@@ -37,6 +39,14 @@ enum class DeviceCheck { kRunsKernels, kPresence };
 /// throws: a missing driver, no device or a build without CUDA all come back
 /// as `available == false` with the runtime's own explanation.
 [[nodiscard]] const DeviceStatus& query_device(int device = 0, DeviceCheck check = DeviceCheck::kRunsKernels);
+
+/// query_device() for a program that cannot go on without a GPU: throws
+/// CudaError "no GPU: <the runtime's reason>" when none is usable.
+inline const DeviceStatus& require_device() {
+  const DeviceStatus& status = query_device();
+  if (!status.available) throw CudaError("no GPU: " + status.reason);
+  return status;
+}
 
 /// The fixed cost of one iteration of a host-driven loop on this GPU: launch
 /// an empty kernel, copy 4 bytes to pinned host memory, synchronise. Averaged

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The performance item's arithmetic and refusals (tests/grading/perf.py),
+without a GPU: the scale, the noise rule, wrong answers, CPU solves, and the
+reference's own failures, each with the verdict a student would read."""
+import sys
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+from grading.model import GradingError  # noqa: E402  (tests/grading/: the grader's parts)
+from grading.perf import (PerfScale, Solve, fraction, item_points, parse_scale, relative_spread,  # noqa: E402
+                          score_graph)
+
+SCALE = PerfScale(points=10, full_at=1.2, zero_at=4.0, noise_floor=0.03)
+
+
+def runs(*ms: float, cpu: float = 0.0, correct: bool = True) -> list[Solve]:
+    return [Solve(wall_ms=t, correct=correct, cpu_ms=cpu) for t in ms]
+
+
+class Scale(unittest.TestCase):
+    def test_full_at_and_under_the_threshold_none_at_and_over_zero_at(self):
+        self.assertEqual(fraction(0.5, SCALE), 1.0)
+        self.assertEqual(fraction(1.2, SCALE), 1.0)
+        self.assertEqual(fraction(4.0, SCALE), 0.0)
+        self.assertEqual(fraction(40.0, SCALE), 0.0)
+
+    def test_each_doubling_costs_the_same_share(self):
+        scale = PerfScale(points=10, full_at=1.0, zero_at=8.0)
+        self.assertAlmostEqual(fraction(2.0, scale), 2 / 3)
+        self.assertAlmostEqual(fraction(4.0, scale), 1 / 3)
+        between = [fraction(r, SCALE) for r in (1.3, 2.0, 3.0, 3.9)]
+        self.assertEqual(between, sorted(between, reverse=True), "slower must never earn more")
+
+    def test_bad_scales_are_refused_with_the_key_named(self):
+        for entry, phrase in (({"points": -1}, "points"), ({"points": 5, "full_at": 0.9}, "full_at"),
+                              ({"points": 5, "full_at": 3, "zero_at": 2}, "full_at < zero_at"),
+                              ({"points": 5, "noise_floor": 0.7}, "noise_floor"),
+                              ({"points": 5, "cpu_share_limit": 0}, "cpu_share_limit"),
+                              ({"points": 5, "ful_at": 1.5}, "unknown keys ['ful_at']"),
+                              ({"full_at": 1.5}, "no points"), ({"points": "ten"}, "perf item")):
+            with self.subTest(entry=entry), self.assertRaises(GradingError) as caught:
+                parse_scale(entry)
+            self.assertIn(phrase, str(caught.exception))
+
+    def test_a_rubric_entry_with_graphs_and_repeats_parses(self):
+        scale = parse_scale({"points": 12, "full_at": 1.5, "graphs": ["grid:512x512"], "repeats": 7, "warmup": 2})
+        self.assertEqual((scale.points, scale.full_at, scale.zero_at), (12, 1.5, 4.0))
+
+
+class Graphs(unittest.TestCase):
+    def test_as_fast_as_the_reference_earns_everything(self):
+        s = score_graph("grid", runs(10, 10.2, 9.9), runs(10, 10.1, 9.8), SCALE)
+        self.assertEqual(s.fraction, 1.0)
+        self.assertIn("full marks need at most 1.2x", s.reason)
+
+    def test_noise_gives_the_better_side_of_a_threshold(self):
+        # 1.25x with 10% spread on the student's side: judged at 1.25 / 1.1 < 1.2.
+        student = runs(11.25, 12.5, 13.75, 12.5, 12.5)
+        quiet = runs(10, 10, 10, 10, 10)
+        self.assertAlmostEqual(relative_spread([s.wall_ms for s in student]), 0.0, places=6)
+        noisy = runs(11.25, 12.5, 13.75, 11.25, 13.75)
+        self.assertGreater(relative_spread([s.wall_ms for s in noisy]), 0.09)
+        self.assertEqual(score_graph("g", noisy, quiet, SCALE).fraction, 1.0)
+        # The same median with quiet repeats is judged at 1.25 / 1.03 > 1.2.
+        self.assertLess(score_graph("g", student, quiet, SCALE).fraction, 1.0)
+
+    def test_slow_earns_part_very_slow_nothing(self):
+        part = score_graph("g", runs(20, 20, 20), runs(10, 10, 10), SCALE)
+        self.assertTrue(0.0 < part.fraction < 1.0, part)
+        self.assertIn("2.00x the reference", part.reason)
+        none = score_graph("g", runs(50, 50, 50), runs(10, 10, 10), SCALE)
+        self.assertEqual(none.fraction, 0.0)
+        self.assertIn("earns nothing", none.reason)
+
+    def test_one_wrong_repeat_scores_zero_however_fast(self):
+        student = runs(1, 1) + runs(1, correct=False)
+        s = score_graph("g", student, runs(10, 10, 10), SCALE)
+        self.assertEqual(s.fraction, 0.0)
+        self.assertIn("repeat 3 gave a wrong answer", s.reason)
+
+    def test_a_solve_on_the_cpu_scores_zero(self):
+        s = score_graph("g", runs(10, 10, cpu=9.0), runs(10, 10), SCALE)
+        self.assertEqual(s.fraction, 0.0)
+        self.assertIn("must do its work on the GPU", s.reason)
+        # A GPU solve whose host thread waits on the GPU (little CPU time) is fine.
+        self.assertEqual(score_graph("g", runs(10, 10, cpu=1.0), runs(10, 10), SCALE).fraction, 1.0)
+
+    def test_no_timed_run_scores_zero_with_the_reason(self):
+        s = score_graph("g", [], runs(10), SCALE)
+        self.assertEqual((s.fraction, s.reason), (0.0, "no timed run of your solver"))
+
+    def test_the_references_failure_is_an_autograder_error_not_a_zero(self):
+        for reference in ([], runs(10, correct=False), runs(0.0)):
+            with self.subTest(reference=reference), self.assertRaises(GradingError):
+                score_graph("g", runs(10), reference, SCALE)
+
+    def test_item_points_are_the_mean_fraction_times_the_points(self):
+        scores = [score_graph("a", runs(10), runs(10), SCALE), score_graph("b", runs(50), runs(10), SCALE)]
+        self.assertAlmostEqual(item_points(scores, SCALE), 5.0)
+        self.assertEqual(item_points([], SCALE), 0.0)
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(exit=False).result.wasSuccessful() else 1)

@@ -87,9 +87,28 @@ __global__ void argmin_interleaved(const dist_t* __restrict__ in_key, const std:
   if (t == 0) write_block_result(shared.get(0), out_key, out_index);
 }
 
-// Stage 2: sequential addressing. In step s threads 0 .. s-1 combine slot t
-// with slot t + s: the active threads are contiguous, so whole warps retire
-// together and shared-memory accesses are conflict-free.
+// Reduces the block's blockDim.x candidates in `shared` to slot 0 (t is this
+// thread's index), called by every thread of the block after the candidates
+// are stored and a barrier: stages 2 and 3 end with it.
+__device__ void reduce_sequential(SharedCandidates& shared, unsigned t) {
+  // BEGIN SOLUTION task 2: stage 2, sequential addressing (kernel)
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (t < s) shared.combine(t, s);
+    __syncthreads();
+  }
+  // SKELETON
+  // // TODO(task 2): on return, in every thread, slot 0 holds the better_of
+  // // all blockDim.x slots (a power of two). Unlike stage 1, the threads that
+  // // combine in a step must be contiguous, so that whole warps fall idle
+  // // together and no two threads of a warp touch the same bank; every
+  // // thread must reach every barrier.
+  // SSSP_DEVICE_TODO(4, 2, "stage 2, sequential addressing (kernel)");
+  // END SOLUTION
+}
+
+// Stage 2: sequential addressing. The active threads of each step are
+// contiguous, so whole warps retire together and shared-memory accesses are
+// conflict-free.
 __global__ void argmin_sequential(const dist_t* __restrict__ in_key, const std::uint32_t* __restrict__ in_index,
                                   std::uint32_t n, dist_t* __restrict__ out_key,
                                   std::uint32_t* __restrict__ out_index) {
@@ -97,17 +116,26 @@ __global__ void argmin_sequential(const dist_t* __restrict__ in_key, const std::
   const unsigned t = threadIdx.x;
   shared.set(t, load_candidate(in_key, in_index, n, sssp::cuda::global_thread_index()));
   __syncthreads();
-  // BEGIN SOLUTION task 2: stage 2, sequential addressing (kernel)
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (t < s) shared.combine(t, s);
-    __syncthreads();
-  }
-  // SKELETON
-  // // TODO(task 2): for s = blockDim.x / 2, ..., 2, 1: threads t < s do
-  // // shared.combine(t, s); __syncthreads() after each step.
-  // SSSP_DEVICE_TODO(4, 2, "stage 2, sequential addressing (kernel)");
-  // END SOLUTION
+  reduce_sequential(shared, t);
   if (t == 0) write_block_result(shared.get(0), out_key, out_index);
+}
+
+// The better of this thread's two candidates, for stages 3 and 4, whose
+// blocks cover 2 * blockDim.x candidates each.
+__device__ ArgMin load_two_candidates(const dist_t* __restrict__ in_key, const std::uint32_t* __restrict__ in_index,
+                                      std::uint64_t n) {
+  // BEGIN SOLUTION task 3: stage 3, first step during the load (kernel)
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * 2 * blockDim.x + threadIdx.x;
+  return better_of(load_candidate(in_key, in_index, n, first),
+                   load_candidate(in_key, in_index, n, first + blockDim.x));
+  // SKELETON
+  // // TODO(task 3): block b covers the 2 * blockDim.x candidates from position
+  // // 2 * b * blockDim.x (load_candidate gives the identity past n). Each
+  // // candidate of the block must be loaded by exactly one thread, and the
+  // // loads of a warp must be coalesced: consecutive threads, consecutive
+  // // positions, in both of a thread's loads.
+  // SSSP_DEVICE_TODO_RETURN(4, 3, "stage 3, first step during the load (kernel)", ArgMin{});
+  // END SOLUTION
 }
 
 // Stage 3: each block covers 2 * blockDim.x candidates and each thread
@@ -119,21 +147,9 @@ __global__ void argmin_first_step_during_load(const dist_t* __restrict__ in_key,
                                               dist_t* __restrict__ out_key, std::uint32_t* __restrict__ out_index) {
   SharedCandidates shared(blockDim.x);
   const unsigned t = threadIdx.x;
-  // BEGIN SOLUTION task 3: stage 3, first step during the load (kernel)
-  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * 2 * blockDim.x + t;
-  shared.set(t, better_of(load_candidate(in_key, in_index, n, first),
-                          load_candidate(in_key, in_index, n, first + blockDim.x)));
-  // SKELETON
-  // // TODO(task 3): block b covers positions 2 * b * blockDim.x onwards.
-  // // Thread t loads the candidates at first = 2 * b * blockDim.x + t and
-  // // first + blockDim.x (load_candidate) and stores the better in slot t.
-  // SSSP_DEVICE_TODO(4, 3, "stage 3, first step during the load (kernel)");
-  // END SOLUTION
+  shared.set(t, load_two_candidates(in_key, in_index, n));
   __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (t < s) shared.combine(t, s);
-    __syncthreads();
-  }
+  reduce_sequential(shared, t);
   if (t == 0) write_block_result(shared.get(0), out_key, out_index);
 }
 
@@ -143,10 +159,7 @@ __global__ void argmin_warp_shuffle(const dist_t* __restrict__ in_key, const std
                                     std::uint32_t n, dist_t* __restrict__ out_key,
                                     std::uint32_t* __restrict__ out_index) {
   __shared__ ArgMin warp_results[sssp::cuda::kWarpSize];
-  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * 2 * blockDim.x + threadIdx.x;
-  ArgMin mine = better_of(load_candidate(in_key, in_index, n, first),
-                          load_candidate(in_key, in_index, n, first + blockDim.x));
-  mine = device::block_argmin(mine, warp_results);
+  const ArgMin mine = device::block_argmin(load_two_candidates(in_key, in_index, n), warp_results);
   if (threadIdx.x == 0) write_block_result(mine, out_key, out_index);
 }
 

@@ -72,6 +72,12 @@ def main(argv: list[str], description: str) -> int:
                              "where no GPU or compute-sanitizer is found)")
     parser.add_argument("--sanitize-only", action="store_true",
                         help="grade only the compute-sanitizer items (of the labs that have one)")
+    parser.add_argument("--perf", action=argparse.BooleanOptionalAction, default=True,
+                        help="grade each GPU lab's performance item: its solver timed against the reference "
+                             "solution's in the same run, on the rubric's graphs (default: on; skipped, with the "
+                             "reason, where no GPU or no reference solution is found)")
+    parser.add_argument("--perf-only", action="store_true",
+                        help="grade only the performance items (of the labs that have one)")
     parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
                         help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
@@ -127,6 +133,12 @@ def main(argv: list[str], description: str) -> int:
             labs = [lab for lab in labs if "sanitizer" in rubric[lab]]
             if not labs:
                 raise GradingError("--sanitize-only: none of these labs has a compute-sanitizer item")
+        if args.perf_only:
+            if not args.perf or args.sanitize_only:
+                raise GradingError("--perf-only contradicts --no-perf and --sanitize-only")
+            labs = [lab for lab in labs if "perf" in rubric[lab]]
+            if not labs:
+                raise GradingError("--perf-only: none of these labs has a performance item")
         if args.in_process:
             if args.flavour not in ("student", "solution"):
                 raise GradingError(f"--in-process: {args.flavour} is built as a worker only (graded through it, "

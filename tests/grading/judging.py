@@ -28,6 +28,7 @@ SKIP_REASONS = {
     "GPU test skipped: ": "no GPU",
     "dataset test skipped: ": "dataset missing",
     "hidden-graph test skipped: ": "no hidden graphs",
+    "performance item skipped: ": "no reference solutions",  # a student release (tests/grading/perf.py)
 }
 
 
@@ -69,8 +70,15 @@ class Runner:
         if hidden_graphs is not None:
             self.env["SSSP_HIDDEN_GRAPHS"] = str(hidden_graphs.resolve())
 
+    def execute_with_env(self, argv: list[str], report: Path, work: Path, worker: tuple[str, ...],
+                         extra_env: dict[str, str]) -> tuple[int | None, str]:
+        """Runs argv as _execute() does, with `extra_env` added to its environment
+        (the performance item's settings, which the worker does not inherit)."""
+        return self._execute(argv, report, work, worker=worker, extra_env=extra_env)
+
     def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
-                 memory_mib: int | None = None, worker: tuple[str, ...] = ()) -> tuple[int | None, str]:
+                 memory_mib: int | None = None, worker: tuple[str, ...] = (),
+                 extra_env: dict[str, str] | None = None) -> tuple[int | None, str]:
         """Runs argv in an empty directory under `work` (with the runner's
         timeout and memory cap unless given), its calls to the lab going to
         the `worker` command; returns its exit status (None after a timeout)
@@ -80,7 +88,8 @@ class Runner:
         scratch.mkdir()
         memory_mib = self.memory_mib if memory_mib is None else memory_mib
         command = limited_command(memory_mib, [*argv, f"--gtest_output=xml:{report}"])
-        env = dict(self.env, SSSP_WORKER="\n".join(worker)) if worker else self.env
+        env = dict(self.env, SSSP_WORKER="\n".join(worker)) if worker else dict(self.env)
+        env.update(extra_env or {})
         with tempfile.TemporaryFile() as log:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                        cwd=scratch, env=env, start_new_session=True)

@@ -34,11 +34,13 @@ class Result:
     name: str
     points: float
     visibility: str
-    status: str = "not run"  # passed | failed | timeout | skipped
+    status: str = "not run"  # passed | failed | timeout | skipped | partial (the performance item)
     output: str = ""
     seconds: float = 0.0
     missing: str = ""  # for a skipped test: what was missing (a value of judging.SKIP_REASONS)
     sanitizer_runs: list[ToolRun] = field(default_factory=list)  # the compute-sanitizer item's runs
+    earned: float | None = None  # the performance item's points, which come in parts
+    perf_scores: list = field(default_factory=list)  # the performance item's perf.GraphScore per graph
 
     @property
     def counted(self) -> bool:
@@ -46,6 +48,8 @@ class Result:
 
     @property
     def score(self) -> float:
+        if self.earned is not None:
+            return self.earned
         return self.points if self.status == "passed" else 0.0
 
 

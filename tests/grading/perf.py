@@ -6,8 +6,9 @@ Nothing here reads what the student's process printed: every number comes
 from the test program's own clock around each solve request, and every
 answer was checked before its time counts. The rules, in order:
 
-- a wrong answer in any timed repeat, or a solve that used more CPU time than
-  the item allows (a GPU lab solved on the CPU), scores 0 for that graph;
+- a wrong answer in any timed repeat, or repeats that used more CPU time per
+  second of solving than the item allows (a GPU lab solved on the CPU),
+  score 0 for that graph;
 - ratio = median(student) / median(reference) over the repeats;
 - noise = the larger relative spread (interquartile range / median) of the
   two sides, and at least the scale's floor; the ratio is judged at
@@ -20,13 +21,22 @@ answer was checked before its time counts. The rules, in order:
 """
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
+import secrets
 import statistics
+import tempfile
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
+from .judging import test_output
+from .limits import how_it_ended
 from .model import GradingError
 
 SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit"}
+PLAN_KEYS = {"graphs", "repeats", "warmup", "rounds", "visibility"}
 
 
 @dataclass(frozen=True)
@@ -52,10 +62,9 @@ class PerfScale:
 
 def parse_scale(entry: dict) -> PerfScale:
     """The scale of a rubric's "perf" entry; GradingError naming a bad or unknown key."""
-    unknown = sorted(set(entry) - SCALE_KEYS - {"graphs", "repeats", "warmup", "visibility"})
+    unknown = sorted(set(entry) - SCALE_KEYS - PLAN_KEYS)
     if unknown:
-        raise GradingError(f"perf item: unknown keys {unknown} (known: {sorted(SCALE_KEYS)}, graphs, repeats, "
-                           "warmup, visibility)")
+        raise GradingError(f"perf item: unknown keys {unknown} (known: {sorted(SCALE_KEYS | PLAN_KEYS)})")
     if "points" not in entry:
         raise GradingError("perf item: no points")
     try:
@@ -100,6 +109,17 @@ class GraphScore:
     reference_ms: float | None
     noise: float | None
     reason: str
+    student_cpu_share: float | None = None  # the worker's CPU seconds per second of solving, when read
+    reference_cpu_share: float | None = None
+
+
+def cpu_share(solves: list[Solve]) -> float | None:
+    """The worker's CPU time per unit of wall time over the repeats (None
+    when the CPU time could not be read). Summed, not per repeat: the
+    kernel counts CPU time in 10 ms ticks, too coarse for one short solve."""
+    if not solves or any(s.cpu_ms < 0 for s in solves):
+        return None
+    return sum(s.cpu_ms for s in solves) / sum(s.wall_ms for s in solves)
 
 
 def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale: PerfScale) -> GraphScore:
@@ -107,6 +127,10 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
     course's problem, not the student's: GradingError."""
     if not reference or any(not s.correct or not s.wall_ms > 0 for s in reference):
         raise GradingError(f"perf item, {graph}: the reference's timed runs are missing or wrong")
+    reference_share = cpu_share(reference)
+    if reference_share is not None and reference_share > scale.cpu_share_limit:
+        raise GradingError(f"perf item, {graph}: the reference itself used {reference_share:.2f} s of CPU time per "
+                           f"second, over cpu_share_limit {scale.cpu_share_limit:g}: raise the limit in the rubric")
     reference_ms = statistics.median(s.wall_ms for s in reference)
     if not student:
         return GraphScore(graph, 0.0, None, None, None, reference_ms, None, "no timed run of your solver")
@@ -116,10 +140,13 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
                               f"repeat {i} gave a wrong answer: a fast wrong answer earns nothing")
         if not s.wall_ms > 0:
             raise GradingError(f"perf item, {graph}: repeat {i} has no time ({s.wall_ms} ms)")
-        if s.cpu_ms > scale.cpu_share_limit * s.wall_ms:
-            return GraphScore(graph, 0.0, None, None, None, reference_ms, None,
-                              f"repeat {i} used {s.cpu_ms:.1f} ms of CPU time in {s.wall_ms:.1f} ms: the "
-                              "solver must do its work on the GPU")
+    share = cpu_share(student)
+    if share is not None and share > scale.cpu_share_limit:
+        return GraphScore(graph, 0.0, None, None, None, reference_ms, None,
+                          f"the worker used {share:.2f} s of CPU time per second of solving (at most "
+                          f"{scale.cpu_share_limit:g} allowed): the solver must do its work on the GPU, and wait "
+                          "for it without spinning (the worker uses blocking synchronisation: leave the device "
+                          "flags alone)")
     student_ms = statistics.median(s.wall_ms for s in student)
     ratio = student_ms / reference_ms
     noise = max(relative_spread([s.wall_ms for s in student]), relative_spread([s.wall_ms for s in reference]),
@@ -141,3 +168,197 @@ def item_points(scores: list[GraphScore], scale: PerfScale) -> float:
     if not scores:
         return 0.0
     return scale.points * sum(s.fraction for s in scores) / len(scores)
+
+
+# ----------------------------------------------------------- the timed runs --
+
+PERF_ITEM = "performance: timed against the reference"
+PERF_SUITE = "Perf."  # the GoogleTest suite of a lab's timed runs (tests/support/perf_test.hpp)
+NO_REFERENCE = ("performance item skipped: it needs the course's reference solutions to time "
+                "against (the instructor's grader); compare with the H100 times in your handout instead")
+
+
+@dataclass(frozen=True)
+class PerfPlan:
+    """What the item runs: graphs, warm-up and timed solves per graph and
+    side, and how many rounds of (reference, student) alternate."""
+    graphs: tuple[str, ...]
+    repeats: int = 5
+    warmup: int = 2
+    rounds: int = 2
+    scale: PerfScale = PerfScale(points=0)
+
+
+def parse_plan(entry: dict) -> PerfPlan:
+    """The plan of a rubric's "perf" entry; GradingError naming what is wrong."""
+    scale = parse_scale(entry)
+    graphs = entry.get("graphs")
+    if not isinstance(graphs, list) or not graphs or not all(isinstance(g, str) and g and ";" not in g
+                                                            for g in graphs):
+        raise GradingError("perf item: graphs must be a non-empty list of generator specs or file:NAME")
+    counts = {}
+    for key, least, default in (("repeats", 3, 5), ("warmup", 0, 2), ("rounds", 1, 2)):
+        value = entry.get(key, default)
+        if not isinstance(value, int) or not least <= value <= 100:
+            raise GradingError(f"perf item: {key} must be a whole number from {least} to 100, got {value!r}")
+        counts[key] = value
+    return PerfPlan(tuple(graphs), scale=scale, **counts)
+
+
+@dataclass
+class SideRun:
+    """One run of the lab's Perf.* tests with one side's worker."""
+    solves: dict[str, list[Solve]]  # "<solver> <graph>" -> timed repeats
+    missing: dict[str, str]  # graphs whose data file is not here, with why
+    failure: str  # '' when the test program reported every Perf test passed
+
+
+def parse_record(value: str) -> tuple[str, list[Solve] | str]:
+    """A Perf test's property value: the graph, and its repeats or why it is missing."""
+    graph, _, rest = value.partition(" | ")
+    rest = rest.strip()
+    if rest.startswith("missing: "):
+        return graph, rest[len("missing: "):]
+    solves = []
+    for word in rest.split():
+        wall, cpu, ok = word.split("/")
+        solves.append(Solve(wall_ms=float(wall), correct=ok == "1", cpu_ms=float(cpu)))
+    return graph, solves
+
+
+def properties(case) -> dict[str, str]:
+    """A GoogleTest XML testcase's recorded properties (as children or attributes, by version)."""
+    found = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+    found.update({k: v for k, v in case.attrib.items() if k.startswith("perf_")})
+    return {k: v for k, v in found.items() if k.startswith("perf_")}
+
+
+def run_side(runner, program, plan: PerfPlan, seed: int) -> SideRun:
+    """Runs `program`'s Perf.* tests with its worker; what its XML report recorded."""
+    env = {"SSSP_PERF_GRAPHS": ";".join(plan.graphs), "SSSP_PERF_WARMUP": str(plan.warmup),
+           "SSSP_PERF_REPEATS": str(plan.repeats), "SSSP_PERF_SEED": str(seed)}
+    run = SideRun({}, {}, "")
+    with tempfile.TemporaryDirectory(prefix="sssp-perf-", ignore_cleanup_errors=True) as work:
+        report = Path(work) / f"{secrets.token_hex(16)}.xml"
+        returncode, output = runner.execute_with_env(
+            [program.path, f"--gtest_filter={PERF_SUITE}*", "--gtest_color=no"], report, Path(work),
+            worker=program.worker, extra_env=env)
+        try:
+            cases = [c for c in ET.parse(report).getroot().iter("testcase")
+                     if c.get("classname") == PERF_SUITE.rstrip(".")]
+        except (OSError, ET.ParseError):
+            cases = []
+    if returncode is None:
+        run.failure = f"the timed runs did not finish within {runner.timeout:g} s"
+    elif not cases:
+        run.failure = f"the test program ended before it reported the timed runs: {how_it_ended(returncode)}\n" \
+                      f"--- its last output ---\n{test_output(output)}"
+    for case in cases:
+        solver = case.get("name", "")
+        for value in properties(case).values():
+            graph, got = parse_record(value)
+            key = f"{solver} {graph}"
+            if isinstance(got, str):
+                run.missing[key] = got
+            else:
+                run.solves.setdefault(key, []).extend(got)
+        texts = [(f.text or f.get("message", "")).strip() for f in case.iter("failure")]
+        if case.get("result") == "skipped" or case.find("skipped") is not None:
+            skipped = case.find("skipped")
+            run.failure = run.failure or (skipped.get("message", "") if skipped is not None else "skipped")
+        if texts:
+            run.failure = "\n\n".join([run.failure, *texts]).strip()
+    if returncode not in (0, None) and cases and not run.failure:
+        run.failure = f"the test program {how_it_ended(returncode)} after the timed runs"
+    return run
+
+
+def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphScore]:
+    """Times the student's and the reference's workers in alternating rounds
+    (reference first), scores each graph into `item` (earned points, status,
+    the table as output) and returns the graphs' scores."""
+    students: list[SideRun] = []
+    references: list[SideRun] = []
+    for _ in range(plan.rounds):
+        seed = secrets.randbits(62)  # the same sources for both sides of a round; the worker never sees it
+        references.append(run_side(runner, reference, plan, seed))
+        if references[-1].failure:
+            raise GradingError(f"perf item: the reference's timed runs failed (the course's problem, not the "
+                               f"student's):\n{references[-1].failure}")
+        students.append(run_side(runner, student, plan, seed))
+    merged_reference: dict[str, list[Solve]] = {}
+    merged_student: dict[str, list[Solve]] = {}
+    for run in references:
+        for key, solves in run.solves.items():
+            merged_reference.setdefault(key, []).extend(solves)
+    for run in students:
+        for key, solves in run.solves.items():
+            merged_student.setdefault(key, []).extend(solves)
+    missing = {k: v for run in references for k, v in run.missing.items()}
+    scores = [score_graph(key, merged_student.get(key, []), solves, plan.scale)
+              for key, solves in merged_reference.items()]
+    for s in scores:
+        s.student_cpu_share = cpu_share(merged_student.get(s.graph, []))
+        s.reference_cpu_share = cpu_share(merged_reference[s.graph])
+    failure = next((run.failure for run in students if run.failure), "")
+    if not scores:
+        item.status = "skipped"
+        item.output = "dataset test skipped: " + "; ".join(f"{k}: {v}" for k, v in missing.items())
+        item.missing = "dataset missing"
+        return scores
+    item.earned = item_points(scores, plan.scale)
+    item.status = ("passed" if item.earned >= plan.scale.points - 1e-9 else
+                   "failed" if item.earned <= 1e-9 else "partial")
+    item.output = table(scores, plan, item.earned, missing, failure)
+    return scores
+
+
+def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict[str, str], failure: str) -> str:
+    """What the student reads: per solver and graph, the two medians, the
+    ratio and its share, then the scale and anything left out."""
+    width = max(len(s.graph) for s in scores)
+    lines = [f"{'solver and graph':<{width}}  reference ms  yours ms   ratio  noise  share",
+             *(f"{s.graph:<{width}}  {fmt(s.reference_ms):>12}  {fmt(s.student_ms):>8}  "
+               f"{(f'{s.ratio:.2f}x' if s.ratio is not None else '-'):>6}  "
+               f"{(f'{s.noise:.0%}' if s.noise is not None else '-'):>5}  {s.fraction:>5.0%}" for s in scores),
+             "",
+             f"{earned:.2f} of {plan.scale.points:g} points: the mean share of the graphs. Full marks at or under "
+             f"{plan.scale.full_at:g}x the reference's median time, nothing at {plan.scale.zero_at:g}x or more, "
+             "each doubling between costing the same; a ratio within the measured noise of a line gets the better "
+             f"side. Medians of {plan.repeats * plan.rounds} timed solves per side from random sources, timed by "
+             "the grader around each call (answers checked, every one).",
+             *(f"  {s.graph}: {s.reason}" for s in scores if s.fraction < 1.0)]
+    lines += [f"left out (not on this grader): {k}: {v}" for k, v in missing.items()]
+    if failure:
+        lines += ["", "your timed runs reported:", failure]
+    return "\n".join(lines)
+
+
+def write_json(lab: str, scores: list[GraphScore], plan: PerfPlan, earned: float, path: Path) -> None:
+    """The item's numbers for tools (tests/project/check_perf.py, the handouts' tables)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"lab": lab, "points": plan.scale.points, "earned": earned,
+                                "full_at": plan.scale.full_at, "zero_at": plan.scale.zero_at,
+                                "timed_per_side": plan.repeats * plan.rounds,
+                                "graphs": [dataclasses.asdict(s) for s in scores]}, indent=2))
+
+
+def fmt(ms: float | None) -> str:
+    return "-" if ms is None else f"{ms:.2f}"
+
+
+PERF_OFF = ("perf off", "performance item skipped: turned off (--no-perf)")
+PERF_NO_GPU = ("no GPU", "GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*): the performance "
+                         "item times the solver on one")
+PERF_IN_PROCESS = ("perf off", "performance item skipped: timed through the worker only (drop --in-process)")
+PERF_NO_REFERENCE = ("no reference solutions", NO_REFERENCE)
+
+
+@dataclass(frozen=True)
+class PerfSetup:
+    """How a lab's performance item runs here: the reference's worker command
+    (the same test program is timed with it), or the (missing, reason) of the
+    item's skip, and where the plot goes."""
+    reference_worker: tuple[str, ...] = ()
+    skip: tuple[str, str] | None = PERF_OFF
+    plots: Path | None = None

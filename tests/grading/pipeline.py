@@ -18,7 +18,7 @@ from pathlib import Path
 
 import sandbox  # tests/sandbox.py: where the student's code runs
 
-from . import REPO, build, intake
+from . import REPO, build, intake, perf
 from .judging import Runner, missing_for
 from .model import GradingError, LabReport, Program
 from .sanitizer import sanitizer_for
@@ -66,7 +66,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     workers = {(w["lab"], w["flavour"]): w["path"] for w in manifest.get("workers", [])}
     worker_state: dict = {"fresh": bool(args.submission)}
     sanitizer_skip = sanitizer if isinstance(sanitizer, tuple) else None
-    only = args.sanitize_only
+    only = args.sanitize_only or args.perf_only
 
     reports = []
     for lab in labs:
@@ -80,14 +80,16 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
                         "programs were not built; --build-gpu-labs builds and runs them anyway")
             if not programs:
                 reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing_for(left_out) or "",
-                                       sanitizer_skip, only))
+                                       sanitizer_skip, args.sanitize_only, args.perf_only))
                 continue
+        perf_setup = perf_setup_for(args, lab, rubric[lab], gpu, isolation, workers)
         if not programs:
             gpu_lab = manifest["labs"].get(lab) == "GPU" and not manifest["cuda_built"]
             reason = (f"GPU test skipped: GPU lab not built: {manifest['cuda_disabled_reason']}" if gpu_lab
                       else "no test program was built for this lab")
             reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
-                                   missing_for(reason) or "", sanitizer_only=only))
+                                   missing_for(reason) or "", sanitizer_only=args.sanitize_only,
+                                   perf_only=args.perf_only))
             continue
         failed = None
         worker_path = ""
@@ -99,6 +101,8 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
                 if not worker_path:
                     raise GradingError(f"{lab}: no worker for flavour {args.flavour} in {manifest_path}")
                 trusted.append(Path(worker_path).name)
+            if perf_setup.skip is None:
+                trusted.append(Path(workers[(lab, "solution")]).name)  # the reference the item times against
             if not args.no_build and build.build(build_dir, trusted) is not None:
                 raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
             if not worker_path:
@@ -112,12 +116,30 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
             failed = build.build(build_dir, [p.target for p in programs])
         if failed is not None:
             report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
-                             sanitizer_skip, only)
+                             sanitizer_skip, args.sanitize_only, args.perf_only)
             report.compiler_errors = build.compiler_errors(failed)
             reports.append(report)
             continue
         missing = [p.path for p in programs if not Path(p.path).exists()]
         if missing:
             raise GradingError(f"{lab}: not built: {', '.join(missing)}")
-        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer, only))
+        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer, args.sanitize_only,
+                                 perf_setup, args.perf_only))
     return reports
+
+
+def perf_setup_for(args: argparse.Namespace, lab: str, entry: dict, gpu: bool,
+                   isolation: sandbox.Isolation | None, workers: dict) -> perf.PerfSetup:
+    """How the lab's performance item runs here: against the reference
+    solution's worker, in the same sandbox as the student's; or why it cannot."""
+    if "perf" not in entry or not args.perf:
+        return perf.PerfSetup(skip=perf.PERF_OFF)
+    if isolation is None:
+        return perf.PerfSetup(skip=perf.PERF_IN_PROCESS)
+    if not gpu:
+        return perf.PerfSetup(skip=perf.PERF_NO_GPU)
+    reference = workers.get((lab, "solution"))
+    if not reference:
+        return perf.PerfSetup(skip=perf.PERF_NO_REFERENCE)
+    command = tuple(sandbox.worker_command(isolation, Path(reference), True))
+    return perf.PerfSetup(reference_worker=command, skip=None, plots=Path(args.build_dir).resolve() / "grading")

@@ -5,6 +5,7 @@ programs list must agree, or grading stops.
 """
 from __future__ import annotations
 
+from . import perf, plot
 from .judging import Runner, gtest_filter_matches, missing_for
 from .model import GradingError, LabReport, Program, ProgramError, Result
 from .sanitizer import SANITIZER_ITEM, SANITIZER_OFF, Sanitizer
@@ -12,9 +13,12 @@ from .sanitizer import SANITIZER_ITEM, SANITIZER_OFF, Sanitizer
 
 def rubric_results(lab: str, entry: dict) -> list[Result]:
     """A result per graded item of the lab's rubric entry: its tests, then its
-    compute-sanitizer item if it has one."""
+    performance and compute-sanitizer items if it has them."""
     results = [Result(lab, name, float(e["points"]), e.get("visibility", "visible"))
                for name, e in entry["tests"].items()]
+    if "perf" in entry:
+        results.append(Result(lab, perf.PERF_ITEM, float(entry["perf"]["points"]),
+                              entry["perf"].get("visibility", "visible")))
     if "sanitizer" in entry:
         item = entry["sanitizer"]
         results.append(Result(lab, SANITIZER_ITEM, float(item["points"]), item.get("visibility", "visible")))
@@ -50,16 +54,48 @@ def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Pro
         print(f"{lab}: {SANITIZER_ITEM} {item.status} on {len(names)} tests ({runs})", flush=True)
 
 
+def grade_perf_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,
+                    unlisted: list[str], left_out: str, setup: perf.PerfSetup, runner: Runner) -> None:
+    """Times the lab's solver against the reference (tests/grading/perf.py) into
+    `item`, or says why not, and draws the plot where matplotlib is present."""
+    gpu = next((p for p in programs if p.kind == "gpu"), None)
+    if setup.skip is not None:
+        skip(item, setup.skip[1], setup.skip[0])
+        return
+    if gpu is None:
+        reason = left_out or "GPU test skipped: the lab's GPU test program was not built"
+        skip(item, reason, missing_for(reason) or "no GPU")
+        return
+    if gpu not in listed:
+        item.status, item.output = "failed", "\n".join(unlisted)
+        return
+    if not any(name.startswith(perf.PERF_SUITE) for name in listed[gpu]):
+        raise GradingError(f"{lab}: tests/{lab}/rubric.json has a perf item but {gpu.target} has no "
+                           f"{perf.PERF_SUITE}* test")
+    plan = perf.parse_plan(entry["perf"])
+    reference = Program(gpu.path, gpu.kind, setup.reference_worker)
+    item.perf_scores = perf.grade_item(item, plan, gpu, reference, runner)
+    print(f"{lab}: {perf.PERF_ITEM}: {item.score:.2f} / {item.points:g}\n{item.output}", flush=True)
+    if setup.plots is not None and item.perf_scores:
+        perf.write_json(lab, item.perf_scores, plan, item.score, setup.plots / f"perf-{lab}.json")
+        drawn = plot.draw_perf(lab, item.perf_scores, plan, setup.plots / f"perf-{lab}.svg")
+        if drawn:
+            item.output += f"\nplot: {drawn}"
+
+
 def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "",
-              sanitizer: Sanitizer | tuple[str, str] = SANITIZER_OFF, sanitizer_only: bool = False) -> LabReport:
+              sanitizer: Sanitizer | tuple[str, str] = SANITIZER_OFF, sanitizer_only: bool = False,
+              perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False) -> LabReport:
     """Grades a lab's built programs. `left_out`, when set, is the skip reason
     of the rubric's tests that no program lists (its GPU programs were not
-    built). The compute-sanitizer item runs after the tests, with `sanitizer`
-    (or is skipped for the reason it holds); `sanitizer_only` grades that item only."""
+    built). The performance item runs after the tests, as `perf_setup` says,
+    then the compute-sanitizer item with `sanitizer` (or each is skipped for
+    the reason it holds); `sanitizer_only` and `perf_only` grade that item only."""
     report = LabReport(lab, entry.get("title", lab))
     report.results = rubric_results(lab, entry)
     item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
-    by_name = {r.name: r for r in report.results if r is not item}
+    perf_item = next((r for r in report.results if r.name == perf.PERF_ITEM), None)
+    by_name = {r.name: r for r in report.results if r is not item and r is not perf_item}
     jobs, unlisted, listed = [], [], {}
     for program in programs:
         try:
@@ -69,11 +105,15 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
             continue
         listed[program] = names
         for name in names:
+            if name.startswith(perf.PERF_SUITE):
+                continue  # the performance item's timed runs, graded below
             if name not in by_name:
                 raise GradingError(f"{lab}: test {name} is not in tests/{lab}/rubric.json: give it points")
             jobs.append((program, by_name.pop(name)))
     if sanitizer_only:
         report.results, jobs, by_name = [item] if item else [], [], {}
+    if perf_only:
+        report.results, jobs, by_name = [perf_item] if perf_item else [], [], {}
     for result in by_name.values():
         if left_out and not unlisted:
             skip(result, left_out, missing_for(left_out) or "")
@@ -82,13 +122,16 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
             raise GradingError(f"{lab}: tests/{lab}/rubric.json lists tests that do not exist: {', '.join(by_name)}")
         result.status, result.output = "failed", "\n".join(unlisted)
     runner.run_all(jobs)
-    if item is not None:  # after the tests: it would slow them down on the same GPU
+    if perf_item is not None and not sanitizer_only:  # alone on the GPU: after the tests
+        grade_perf_item(lab, entry, perf_item, programs, listed, unlisted, left_out, perf_setup, runner)
+    if item is not None and not perf_only:  # after the tests: it would slow them down on the same GPU
         grade_sanitizer_item(lab, entry, item, programs, listed, unlisted, left_out, sanitizer)
     return report
 
 
 def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "",
-            sanitizer_skip: tuple[str, str] | None = None, sanitizer_only: bool = False) -> LabReport:
+            sanitizer_skip: tuple[str, str] | None = None, sanitizer_only: bool = False,
+            perf_only: bool = False) -> LabReport:
     """The report of a lab none of whose tests ran, each with this status and
     output; its compute-sanitizer item too, unless `sanitizer_skip` (missing,
     reason) says it would have been skipped anyway."""
@@ -101,4 +144,6 @@ def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "",
             result.status, result.output, result.missing = status, output, missing
     if sanitizer_only:
         report.results = [r for r in report.results if r.name == SANITIZER_ITEM]
+    if perf_only:
+        report.results = [r for r in report.results if r.name == perf.PERF_ITEM]
     return report

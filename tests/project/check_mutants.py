@@ -10,7 +10,8 @@ loop forever, or grow a heap without bound), and requires every test the
 mutant lists under must_fail to fail. A timeout counts as caught only because it is
 the grader's own: a student's code that slow scores nothing either.
 
-A mutant with "caught_by": "sanitizer" (a race, a write out of bounds: bugs
+A mutant with "caught_by": "perf" (right answers, slowly) is left to
+tests/project/check_perf.py. A mutant with "caught_by": "sanitizer" (a race, a write out of bounds: bugs
 the graded tests need not see) is instead checked with the lab's
 compute-sanitizer item, as tests/grade.py grades it (the rubric's sanitizer
 tests under memcheck, racecheck and synccheck): the item must fail with a
@@ -219,8 +220,9 @@ def main() -> int:
     mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
     runner = Runner(TEST_TIMEOUT, args.memory_limit, hidden)
+    # A mutant "caught_by": "perf" is right but slow: tests/project/check_perf.py checks it.
     programs = {key: ps for key, ps in variant_programs(manifest, "mutant", args.lab).items()
-                if not args.mutant or key[1] in args.mutant}
+                if (not args.mutant or key[1] in args.mutant) and mutants[key[0]][key[1]].get("caught_by") != "perf"}
     if not programs:
         named = f" named {', '.join(args.mutant)}" if args.mutant else ""
         print(f"no mutants were built in {args.build_dir} (graded_tests.json lists none"

@@ -13,7 +13,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "sanitizer test skipped: no GPU visible (nvidia-smi -L failed)"
   exit 77
 fi
-filter="$only-DeliberateErrors.*:*.RoadNetwork*:*.PowerLaw*$skip"
+filter="$only-DeliberateErrors.*:*.RoadNetwork*:*.PowerLaw*:Perf.*$skip"
 # A filter that selects nothing would pass having checked nothing.
 if [ "$only" != "*" ] && ! "$program" --gtest_filter="$filter" --gtest_list_tests | grep -q '^  '; then
   echo "run_sanitizer.sh: '$only' selects no test of $program" >&2

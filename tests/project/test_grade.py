@@ -33,6 +33,7 @@ import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mu
 from grading.judging import Runner, gtest_filter_matches  # noqa: E402
 from grading.limits import MEMORY_LIMIT_MIB  # noqa: E402
 from grading.model import Program, Result, ToolRun  # noqa: E402
+from grading.perf import PERF_ITEM  # noqa: E402
 from grading.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_MISSING,  # noqa: E402
                                SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer, judge_tool_run,
                                parse_sanitizer_log, sanitizer_verdict)
@@ -268,8 +269,8 @@ class StudentBuild(GraderRun):
             skipped = {s["name"].split(": ", 1)[1]: s for s in self.results()["extra_data"]["skipped"]
                        if s["name"].startswith(f"{gpu_lab}: ")}
             entry = lab_data.load_rubric()[gpu_lab]
-            self.assertEqual(set(skipped), {*entry["tests"], SANITIZER_ITEM},
-                             f"every test of {gpu_lab} and its sanitizer item are skipped, not failed")
+            self.assertEqual(set(skipped), {*entry["tests"], SANITIZER_ITEM, PERF_ITEM},
+                             f"every test of {gpu_lab}, its sanitizer and performance items are skipped, not failed")
             item = skipped.pop(SANITIZER_ITEM)
             self.assertEqual((item["missing"], item["reason"], item["points"]),
                              (SANITIZER_NO_GPU[0], SANITIZER_NO_GPU[1], entry["sanitizer"]["points"]))
@@ -656,9 +657,10 @@ class SanitizerRubric(unittest.TestCase):
     def test_points_add_up(self):
         for lab, entry in self.rubric.items():
             results = rubric_results(lab, entry)
-            expected = sum(e["points"] for e in entry["tests"].values()) + entry.get("sanitizer", {}).get("points", 0)
+            expected = (sum(e["points"] for e in entry["tests"].values()) + entry.get("sanitizer", {}).get("points", 0)
+                        + entry.get("perf", {}).get("points", 0))
             self.assertEqual(sum(r.points for r in results), expected, lab)
-            self.assertEqual(len(results), len(entry["tests"]) + ("sanitizer" in entry), lab)
+            self.assertEqual(len(results), len(entry["tests"]) + ("sanitizer" in entry) + ("perf" in entry), lab)
 
     def test_the_sanitizer_tests_are_small_gpu_tests_that_exist(self):
         slow = re.compile(r"RoadNetwork|PowerLaw|HiddenGraphs|DeliberateErrors")

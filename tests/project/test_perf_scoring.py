@@ -9,8 +9,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 from grading.model import GradingError  # noqa: E402  (tests/grading/: the grader's parts)
-from grading.perf import (PerfScale, Solve, fraction, item_points, parse_scale, relative_spread,  # noqa: E402
-                          score_graph)
+from grading.perf import (PerfScale, Solve, cpu_share, fraction, item_points, parse_plan, parse_record,  # noqa: E402
+                          parse_scale, properties, relative_spread, score_graph, table)
+from grading.plot import bench_graph_prefix  # noqa: E402
 
 SCALE = PerfScale(points=10, full_at=1.2, zero_at=4.0, noise_floor=0.03)
 
@@ -87,6 +88,17 @@ class Graphs(unittest.TestCase):
         # A GPU solve whose host thread waits on the GPU (little CPU time) is fine.
         self.assertEqual(score_graph("g", runs(10, 10, cpu=1.0), runs(10, 10), SCALE).fraction, 1.0)
 
+    def test_cpu_time_is_judged_over_all_repeats_and_unreadable_time_is_not_judged(self):
+        # 10 ms ticks: one repeat may show a whole tick in a short solve; the sum is what counts.
+        self.assertAlmostEqual(cpu_share(runs(10, 10, 10, 10, cpu=0.0) + runs(10, cpu=10.0)), 0.2)
+        self.assertEqual(score_graph("g", runs(10, 10, 10, 10) + runs(10, cpu=10.0), runs(10), SCALE).fraction, 1.0)
+        self.assertIsNone(cpu_share(runs(10, cpu=-1.0)))
+        self.assertEqual(score_graph("g", runs(10, 10, cpu=-1.0), runs(10, 10), SCALE).fraction, 1.0)
+
+    def test_a_reference_over_the_cpu_limit_is_an_autograder_error(self):
+        with self.assertRaisesRegex(GradingError, "raise the limit"):
+            score_graph("g", runs(10), runs(10, cpu=9.0), SCALE)
+
     def test_no_timed_run_scores_zero_with_the_reason(self):
         s = score_graph("g", [], runs(10), SCALE)
         self.assertEqual((s.fraction, s.reason), (0.0, "no timed run of your solver"))
@@ -100,6 +112,59 @@ class Graphs(unittest.TestCase):
         scores = [score_graph("a", runs(10), runs(10), SCALE), score_graph("b", runs(50), runs(10), SCALE)]
         self.assertAlmostEqual(item_points(scores, SCALE), 5.0)
         self.assertEqual(item_points([], SCALE), 0.0)
+
+
+class Records(unittest.TestCase):
+    """What the Perf.* tests record (tests/support/perf_test.cpp) and the rubric's plan."""
+
+    def test_a_record_reads_back_as_repeats_or_a_missing_file(self):
+        graph, solves = parse_record("grid:64x64 | 1.5000/0.2000/1 2.0000/-1.0000/0")
+        self.assertEqual(graph, "grid:64x64")
+        self.assertEqual(solves, [Solve(1.5, True, 0.2), Solve(2.0, False, -1.0)])
+        self.assertEqual(parse_record("file:x.gr.gz | missing: no such file"), ("file:x.gr.gz", "no such file"))
+
+    def test_properties_are_read_as_children_or_attributes(self):
+        import xml.etree.ElementTree as ET
+        case = ET.fromstring('<testcase name="Adds" perf_Adds_1="b | 1/0/1"><properties>'
+                             '<property name="perf_Adds_0" value="a | 2/0/1"/><property name="other" value="x"/>'
+                             '</properties></testcase>')
+        self.assertEqual(properties(case), {"perf_Adds_0": "a | 2/0/1", "perf_Adds_1": "b | 1/0/1"})
+
+    def test_the_plan_refuses_what_would_measure_nothing(self):
+        plan = parse_plan({"points": 15, "graphs": ["grid:8x8"]})
+        self.assertEqual((plan.repeats, plan.warmup, plan.rounds), (5, 2, 2))
+        for entry, phrase in (({"points": 1}, "graphs"), ({"points": 1, "graphs": []}, "graphs"),
+                              ({"points": 1, "graphs": ["a;b"]}, "graphs"),
+                              ({"points": 1, "graphs": ["g"], "repeats": 1}, "repeats"),
+                              ({"points": 1, "graphs": ["g"], "rounds": 0}, "rounds"),
+                              ({"points": 1, "graphs": ["g"], "speed": 2}, "unknown keys")):
+            with self.subTest(entry=entry), self.assertRaisesRegex(GradingError, phrase):
+                parse_plan(entry)
+
+    def test_every_gpu_lab_rubric_has_a_valid_plan(self):
+        import lab_data  # noqa: E402  (tests/lab_data.py)
+        rubric = lab_data.load_rubric()
+        gpu_labs = [lab for lab in rubric if lab != "lab01_serial"]
+        for lab in gpu_labs:
+            with self.subTest(lab=lab):
+                self.assertIn("perf", rubric[lab], f"{lab}: a GPU lab grades its speed")
+                plan = parse_plan(rubric[lab]["perf"])
+                total = sum(e["points"] for e in rubric[lab]["tests"].values()) + plan.scale.points
+                self.assertTrue(0.10 <= plan.scale.points / total <= 0.20, f"{lab}: perf is 10-20% of the lab")
+
+    def test_the_table_states_the_scale_and_each_lost_point(self):
+        plan = parse_plan({"points": 10, "graphs": ["a", "b"]})
+        scores = [score_graph("S a", runs(10), runs(10), plan.scale), score_graph("S b", runs(30), runs(10), plan.scale)]
+        text = table(scores, plan, item_points(scores, plan.scale), {"S c": "no such file"}, "")
+        self.assertIn("Full marks at or under 1.2x", text)
+        self.assertIn("S b: 3.00x the reference", text)
+        self.assertIn("left out (not on this grader): S c: no such file", text)
+
+    def test_published_gapbs_times_are_found_for_the_perf_graphs(self):
+        self.assertEqual(bench_graph_prefix("grid:1000x1000"), "grid 1000x1000 (")
+        self.assertEqual(bench_graph_prefix("rmat:18"), "rmat scale 18 edge factor 16 ")
+        self.assertEqual(bench_graph_prefix("file:USA-road-NY.pace.gr.gz"), "USA-road-NY.pace.gr.gz")
+        self.assertIsNone(bench_graph_prefix("complete:64"))
 
 
 if __name__ == "__main__":

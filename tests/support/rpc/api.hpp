@@ -228,6 +228,13 @@ const char* default_worker();
 /// its worker is then asked to create its CUDA context at once.
 bool runs_gpu_tests();
 
+/// The CPU time, in seconds, that the running worker and every process it
+/// started have used so far (user and system, all their threads, children
+/// they have reaped included), as the kernel accounts it in /proc: the
+/// worker cannot forge it. Negative when no worker runs or /proc cannot be
+/// read. The performance item tells a GPU solve from a CPU one with it.
+double worker_cpu_seconds();
+
 /// How many workers this test process has started: a Remote belongs to the
 /// worker that was running when it was made.
 std::uint64_t worker_generation();

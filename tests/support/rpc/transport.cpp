@@ -8,6 +8,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,6 +51,66 @@ std::vector<std::string> worker_command() {
   if (words.empty()) throw std::runtime_error("no worker to run the lab's code: set SSSP_WORKER");
   if (runs_gpu_tests()) words.emplace_back(kWarmGpuFlag);
   return words;
+}
+
+/// The environment the worker gets: this process's, less the performance
+/// item's settings (tests/support/perf_test.hpp), so that the worker cannot
+/// know the graphs, repeats or the seed of the sources it will be asked for.
+std::vector<char*> worker_environment() {
+  std::vector<char*> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "SSSP_PERF_", 10) != 0) env.push_back(*e);
+  }
+  env.push_back(nullptr);
+  return env;
+}
+
+/// A process's own CPU time and that of its reaped children, in clock ticks,
+/// and its parent, from /proc/<pid>/stat; false when it is gone.
+bool read_stat(const std::string& pid, unsigned long long& ticks, long& parent) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string text;
+  if (!std::getline(in, text)) return false;
+  const std::size_t close = text.rfind(')');  // the command name may hold spaces and parentheses
+  if (close == std::string::npos) return false;
+  std::istringstream fields(text.substr(close + 1));
+  std::string state;
+  fields >> state >> parent;
+  std::string skip;
+  for (int field = 5; field < 14; ++field) fields >> skip;
+  unsigned long long utime = 0, stime = 0;
+  long long cutime = 0, cstime = 0;
+  fields >> utime >> stime >> cutime >> cstime;
+  if (!fields) return false;
+  ticks = utime + stime + static_cast<unsigned long long>(std::max(0LL, cutime) + std::max(0LL, cstime));
+  return true;
+}
+
+/// The CPU time of `root` and all its descendants, in seconds (negative when unreadable).
+double process_tree_cpu_seconds(pid_t root) {
+  std::map<long, std::vector<long>> children;
+  std::map<long, unsigned long long> ticks;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    unsigned long long t = 0;
+    long parent = 0;
+    if (!read_stat(name, t, parent)) continue;
+    const long pid = std::stol(name);
+    ticks[pid] = t;
+    children[parent].push_back(pid);
+  }
+  if (error || !ticks.contains(root)) return -1.0;
+  unsigned long long total = 0;
+  std::vector<long> stack{root};
+  while (!stack.empty()) {
+    const long pid = stack.back();
+    stack.pop_back();
+    total += ticks[pid];
+    for (const long child : children[pid]) stack.push_back(child);
+  }
+  return static_cast<double>(total) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 int high_fd(int fd) {
@@ -90,12 +154,14 @@ class Worker {
     posix_spawn_file_actions_adddup2(&actions, request[0], kRequestFd);
     posix_spawn_file_actions_adddup2(&actions, answer[1], kAnswerFd);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    const int error = ::posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    std::vector<char*> env = worker_environment();
+    const int error = ::posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     ::close(request[0]);
     ::close(answer[1]);
     to_worker_ = request[1];
     from_worker_ = answer[0];
+    (void)::fcntl(from_worker_, F_SETPIPE_SZ, 1 << 20);  // big answers (distances) in fewer wake-ups
     if (error != 0) {
       ::close(to_worker_);
       ::close(from_worker_);
@@ -120,6 +186,9 @@ class Worker {
     if (!write_frame(to_worker_, request)) return std::nullopt;
     return read_frame(from_worker_);
   }
+
+  /// The worker's process, for its CPU time.
+  [[nodiscard]] pid_t pid() const { return pid_; }
 
   /// How the worker ended (it is gone: waits a little, then kills it).
   std::string how_it_ended() {
@@ -162,6 +231,11 @@ std::uint64_t generation = 0;
 }  // namespace
 
 std::uint64_t worker_generation() { return generation; }
+
+double worker_cpu_seconds() {
+  const auto& worker = current();
+  return worker && worker->pid() > 0 ? process_tree_cpu_seconds(worker->pid()) : -1.0;
+}
 
 void start_worker() noexcept {
   auto& worker = current();

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Checks the performance items on a GPU, through tests/grade.py as a
+submission is graded (--perf-only, the isolated path, the trusted side's
+clock), and that each scores what its design says (docs/design/perf-grading.md):
+
+- the reference against itself earns full marks in every one of --runs runs;
+- each right-but-slow mutant of tests/<lab>/mutants.json ("caught_by": "perf")
+  earns at most its "perf_share_at_most" of the item (a CPU solve: nothing);
+- the untouched skeleton (labs/) earns nothing.
+
+    check_perf.py --build-dir BUILD [--lab LAB]... [--runs 5] [--out DIR]
+
+Each grade.py run's numbers (BUILD/grading/perf-<lab>.json: medians, ratio,
+noise, the worker's CPU share) are copied to --out as <lab>-<flavour>-<run>.json.
+Exit status: 0 when everything scored as designed, 1 when something did not,
+77 when nothing could be judged here (no GPU: the items skip).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+import lab_data  # noqa: E402  (tests/lab_data.py)
+from grading.perf import PERF_ITEM  # noqa: E402
+
+
+def grade(build: Path, lab: str, flavour: str) -> tuple[dict | None, str]:
+    """One grade.py --perf-only run: the item's result in results.json (None if absent) and the output."""
+    results = build / "grading" / "results.json"
+    results.unlink(missing_ok=True)
+    command = [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", str(build), "--no-build",
+               "--perf-only", "--no-sanitize", "--lab", lab, "--flavour", flavour]
+    run = subprocess.run(command, capture_output=True, text=True)
+    output = run.stdout + run.stderr
+    if not results.exists():
+        return None, output
+    tests = json.loads(results.read_text()).get("tests", [])
+    item = next((t for t in tests if t["name"] == f"{lab}: {PERF_ITEM}"), None)
+    skipped = json.loads(results.read_text()).get("extra_data", {}).get("skipped", [])
+    if item is None and any(s["name"] == f"{lab}: {PERF_ITEM}" for s in skipped):
+        return {"skipped": True}, output
+    return item, output
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--lab", action="append", help="check only this lab (repeatable)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of the reference against itself (default 5)")
+    parser.add_argument("--no-mutants", action="store_true", help="skip the slow mutants")
+    parser.add_argument("--no-skeleton", action="store_true", help="skip the skeleton")
+    parser.add_argument("--out", help="directory for each run's numbers")
+    args = parser.parse_args()
+    build = Path(args.build_dir).resolve()
+    out = Path(args.out) if args.out else None
+    rubric = lab_data.load_rubric()
+    labs = [lab for lab in (args.lab or rubric) if "perf" in rubric[lab]]
+    problems: list[str] = []
+    judged = 0
+
+    def check(lab: str, flavour: str, run: int, at_least: float, at_most: float) -> None:
+        nonlocal judged
+        item, output = grade(build, lab, flavour)
+        source = build / "grading" / f"perf-{lab}.json"
+        if out is not None and source.exists():
+            out.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, out / f"{lab}-{flavour.replace(':', '-')}-{run}.json")
+            source.unlink()
+        if item is None:
+            problems.append(f"{lab} {flavour} run {run}: no result\n{output[-3000:]}")
+            print(f"{lab} {flavour} run {run}: NO RESULT", flush=True)
+            return
+        if item.get("skipped"):
+            print(f"{lab} {flavour} run {run}: skipped here", flush=True)
+            return
+        judged += 1
+        share = item["score"] / item["max_score"]
+        verdict = "ok" if at_least - 1e-9 <= share <= at_most + 1e-9 else "WRONG"
+        print(f"{lab} {flavour} run {run}: {item['score']:.2f} / {item['max_score']:g} ({share:.0%}; expected "
+              f"{at_least:.0%} to {at_most:.0%}) {verdict}", flush=True)
+        if verdict != "ok":
+            problems.append(f"{lab} {flavour} run {run}: {share:.0%}, expected {at_least:.0%} to {at_most:.0%}\n"
+                            f"{item.get('output', '')}")
+
+    for lab in labs:
+        for run in range(1, args.runs + 1):
+            check(lab, "solution", run, 1.0, 1.0)
+        if not args.no_mutants:
+            for mutant in lab_data.lab_mutants(lab):
+                if mutant.get("caught_by") == "perf":
+                    check(lab, f"mutant:{mutant['name']}", 1, 0.0, float(mutant["perf_share_at_most"]))
+        if not args.no_skeleton:
+            check(lab, "student", 1, 0.0, 0.0)
+    for problem in problems:
+        print(f"\n--- {problem}", file=sys.stderr)
+    print(f"\n{judged} runs judged, {len(problems)} problems")
+    if problems:
+        return 1
+    return 0 if judged else 77
+
+
+if __name__ == "__main__":
+    sys.exit(main())

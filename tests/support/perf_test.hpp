@@ -1,0 +1,64 @@
+/// @file
+/// @brief The performance item's timed runs (docs/design/perf-grading.md):
+/// a lab's `Perf.*` test times its solver on the item's graphs from this,
+/// the trusted side, and records what it saw for tests/grade.py.
+///
+/// Each solve is timed here, by this process's steady clock around one
+/// call of the solver (through the worker, the request, the student's whole
+/// solve and the answer coming back), from a source drawn at random after
+/// the previous answer came back, and every answer is checked against the
+/// reference Dijkstra outside the timed interval. Nothing the solver
+/// prints or returns is a time. The worker's CPU time around each call,
+/// read from the kernel's accounts of its processes, tells a GPU solver from
+/// one that solves on the CPU.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sssp_test.hpp"
+
+namespace sssp::test {
+
+/// What the grader asks the `Perf.*` tests for, from the lab's rubric
+/// ("perf" entry): graphs, warm-up solves and timed repeats per graph.
+struct PerfSettings {
+  /// Generator specs ("grid:1000x1000", the runner's `--gen` form) or data
+  /// files ("file:USA-road-NY.gr.gz", read from SSSP_DATA_DIR).
+  std::vector<std::string> graphs;
+  int warmup = 1;   ///< Untimed solves before the timed ones (first-touch costs, clocks).
+  int repeats = 2;  ///< Timed solves per graph.
+};
+
+/// The settings from the environment tests/grade.py sets (SSSP_PERF_GRAPHS,
+/// a ';'-separated list, SSSP_PERF_WARMUP, SSSP_PERF_REPEATS); without it a
+/// small smoke run (one 64x64 grid, 1 warm-up, 2 repeats) that checks the
+/// timed path works. Throws sssp::InputError on malformed values.
+[[nodiscard]] PerfSettings perf_settings();
+
+/// Solves from a source and returns the distances: one call of a lab's
+/// solver, made by a factory that constructs it (untimed: the upload).
+using PerfSolve = std::function<std::vector<dist_t>(vertex_t source)>;
+
+/// Times `solver` ("FrontierSssp") on every graph of perf_settings(): for
+/// each, `make` builds the solver (not timed), then warm-up and timed solves
+/// from random sources, each answer checked. Records one GoogleTest property
+/// per graph, "perf_<solver>_<index>" (a name XML takes as an attribute),
+/// its value "<graph> | " then the timed repeats as "wall_ms/cpu_ms/ok"
+/// separated by spaces, or "missing: <why>" for a data file that is not there. A wrong answer fails the test with the teaching
+/// message and ends that graph's runs (recorded with ok 0).
+void time_solver_on_perf_graphs(const std::string& solver,
+                                const std::function<PerfSolve(const NamedGraph&)>& make);
+
+/// The CPU time, in seconds, that the code under test has used so far: by
+/// default this process's own (the in-process test programs); an isolated
+/// test program installs the worker's (set_solver_cpu_clock). Negative when
+/// it cannot be read.
+[[nodiscard]] double solver_cpu_seconds();
+
+/// Makes solver_cpu_seconds() read `clock` (default_worker.cpp installs the
+/// worker's process tree).
+void set_solver_cpu_clock(double (*clock)());
+
+}  // namespace sssp::test

@@ -7,8 +7,8 @@ from the test program's own clock around each solve request, and every
 answer was checked before its time counts. The rules, in order:
 
 - a wrong answer in any timed repeat, or repeats that used more CPU time per
-  second of solving than the item allows (a GPU lab solved on the CPU),
-  score 0 for that graph;
+  second of solving than the item allows (PerfScale.cpu_limit: a GPU lab
+  solved on the CPU), score 0 for that graph;
 - ratio = median(student) / median(reference) over the repeats;
 - noise = the larger relative spread (interquartile range / median) of the
   two sides, and at least the scale's floor; the ratio is judged at
@@ -35,7 +35,7 @@ from .judging import test_output
 from .limits import how_it_ended
 from .model import GradingError
 
-SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit"}
+SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit", "cpu_share_margin"}
 PLAN_KEYS = {"graphs", "repeats", "warmup", "rounds", "visibility"}
 
 
@@ -46,7 +46,8 @@ class PerfScale:
     full_at: float = 1.2  # ratio at or under which the graph earns everything
     zero_at: float = 4.0  # ratio at or over which it earns nothing
     noise_floor: float = 0.03  # the least relative spread assumed for either side
-    cpu_share_limit: float = 0.5  # most worker CPU time per second of a solve
+    cpu_share_limit: float = 0.5  # worker CPU time per second of solving always allowed
+    cpu_share_margin: float = 0.35  # and how far above the reference's own share a solve may go
 
     def __post_init__(self):
         if not (self.points >= 0 and math.isfinite(self.points)):
@@ -58,6 +59,16 @@ class PerfScale:
             raise GradingError(f"perf item: noise_floor must be in [0, 0.5), got {self.noise_floor}")
         if not self.cpu_share_limit > 0:
             raise GradingError(f"perf item: cpu_share_limit must be > 0, got {self.cpu_share_limit}")
+        if not self.cpu_share_margin >= 0:
+            raise GradingError(f"perf item: cpu_share_margin must be >= 0, got {self.cpu_share_margin}")
+
+    def cpu_limit(self, reference_share: float | None) -> float:
+        """The most CPU time per second of solving a student's repeats may use:
+        the floor, or the reference's own share in this run plus the margin.
+        A host loop of many short launches keeps a core busy even on the GPU
+        (labs 02 to 05's references measured 0.8 to 1.0 on an H100), so only
+        a solve well above the reference's share is a CPU solve."""
+        return max(self.cpu_share_limit, (reference_share or 0.0) + self.cpu_share_margin)
 
 
 def parse_scale(entry: dict) -> PerfScale:
@@ -128,9 +139,6 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
     if not reference or any(not s.correct or not s.wall_ms > 0 for s in reference):
         raise GradingError(f"perf item, {graph}: the reference's timed runs are missing or wrong")
     reference_share = cpu_share(reference)
-    if reference_share is not None and reference_share > scale.cpu_share_limit:
-        raise GradingError(f"perf item, {graph}: the reference itself used {reference_share:.2f} s of CPU time per "
-                           f"second, over cpu_share_limit {scale.cpu_share_limit:g}: raise the limit in the rubric")
     reference_ms = statistics.median(s.wall_ms for s in reference)
     if not student:
         return GraphScore(graph, 0.0, None, None, None, reference_ms, None, "no timed run of your solver")
@@ -141,12 +149,12 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
         if not s.wall_ms > 0:
             raise GradingError(f"perf item, {graph}: repeat {i} has no time ({s.wall_ms} ms)")
     share = cpu_share(student)
-    if share is not None and share > scale.cpu_share_limit:
+    if share is not None and share > scale.cpu_limit(reference_share):
         return GraphScore(graph, 0.0, None, None, None, reference_ms, None,
-                          f"the worker used {share:.2f} s of CPU time per second of solving (at most "
-                          f"{scale.cpu_share_limit:g} allowed): the solver must do its work on the GPU, and wait "
-                          "for it without spinning (the worker uses blocking synchronisation: leave the device "
-                          "flags alone)")
+                          f"the worker used {share:.2f} s of CPU time per second of solving, the reference "
+                          f"{reference_share or 0:.2f} (at most {scale.cpu_limit(reference_share):.2f} allowed): the "
+                          "solver must do its work on the GPU, and wait for it without spinning (the worker uses "
+                          "blocking synchronisation: leave the device flags alone, do not poll host memory)")
     student_ms = statistics.median(s.wall_ms for s in student)
     ratio = student_ms / reference_ms
     noise = max(relative_spread([s.wall_ms for s in student]), relative_spread([s.wall_ms for s in reference]),

@@ -22,6 +22,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,7 +67,9 @@ def main() -> int:
 
     def check(lab: str, flavour: str, run: int, at_least: float, at_most: float) -> None:
         nonlocal judged
+        start = time.monotonic()
         item, output = grade(build, lab, flavour)
+        seconds = time.monotonic() - start
         source = build / "grading" / f"perf-{lab}.json"
         if out is not None and source.exists():
             out.mkdir(parents=True, exist_ok=True)
@@ -83,7 +86,7 @@ def main() -> int:
         share = item["score"] / item["max_score"]
         verdict = "ok" if at_least - 1e-9 <= share <= at_most + 1e-9 else "WRONG"
         print(f"{lab} {flavour} run {run}: {item['score']:.2f} / {item['max_score']:g} ({share:.0%}; expected "
-              f"{at_least:.0%} to {at_most:.0%}) {verdict}", flush=True)
+              f"{at_least:.0%} to {at_most:.0%}) {verdict}, {seconds:.0f} s", flush=True)
         if verdict != "ok":
             problems.append(f"{lab} {flavour} run {run}: {share:.0%}, expected {at_least:.0%} to {at_most:.0%}\n"
                             f"{item.get('output', '')}")

@@ -39,6 +39,7 @@ class Scale(unittest.TestCase):
                               ({"points": 5, "full_at": 3, "zero_at": 2}, "full_at < zero_at"),
                               ({"points": 5, "noise_floor": 0.7}, "noise_floor"),
                               ({"points": 5, "cpu_share_limit": 0}, "cpu_share_limit"),
+                              ({"points": 5, "cpu_share_margin": -1}, "cpu_share_margin"),
                               ({"points": 5, "ful_at": 1.5}, "unknown keys ['ful_at']"),
                               ({"full_at": 1.5}, "no points"), ({"points": "ten"}, "perf item")):
             with self.subTest(entry=entry), self.assertRaises(GradingError) as caught:
@@ -95,9 +96,13 @@ class Graphs(unittest.TestCase):
         self.assertIsNone(cpu_share(runs(10, cpu=-1.0)))
         self.assertEqual(score_graph("g", runs(10, 10, cpu=-1.0), runs(10, 10), SCALE).fraction, 1.0)
 
-    def test_a_reference_over_the_cpu_limit_is_an_autograder_error(self):
-        with self.assertRaisesRegex(GradingError, "raise the limit"):
-            score_graph("g", runs(10), runs(10, cpu=9.0), SCALE)
+    def test_the_cpu_limit_follows_a_reference_whose_host_loop_keeps_a_core_busy(self):
+        # Reference at 0.9 s per second (many short launches): 0.95 is a GPU solve, 1.3 is not.
+        self.assertEqual(score_graph("g", runs(10, 10, cpu=9.5), runs(10, 10, cpu=9.0), SCALE).fraction, 1.0)
+        s = score_graph("g", runs(10, 10, cpu=13.0), runs(10, 10, cpu=9.0), SCALE)
+        self.assertEqual(s.fraction, 0.0)
+        self.assertIn("the reference 0.90 (at most 1.25 allowed)", s.reason)
+        self.assertAlmostEqual(SCALE.cpu_limit(None), 0.5)
 
     def test_no_timed_run_scores_zero_with_the_reason(self):
         s = score_graph("g", [], runs(10), SCALE)

@@ -18,7 +18,10 @@ class EventTimer {
  public:
   EventTimer() {
     SSSP_CUDA_CHECK(cudaEventCreate(&start_));
-    SSSP_CUDA_CHECK(cudaEventCreate(&stop_));
+    // Waiting for the stop event (often the whole solve) sleeps instead of
+    // spinning a CPU core: the grader reads the CPU time a GPU solve used
+    // to tell it from a CPU solve (docs/design/perf-grading.md).
+    SSSP_CUDA_CHECK(cudaEventCreateWithFlags(&stop_, cudaEventBlockingSync));
   }
   EventTimer(const EventTimer&) = delete;
   EventTimer& operator=(const EventTimer&) = delete;

@@ -73,8 +73,12 @@ def main() -> int:
         source = build / "grading" / f"perf-{lab}.json"
         if out is not None and source.exists():
             out.mkdir(parents=True, exist_ok=True)
-            shutil.copy(source, out / f"{lab}-{flavour.replace(':', '-')}-{run}.json")
+            stem = f"{lab}-{flavour.replace(':', '-')}-{run}"
+            shutil.copy(source, out / f"{stem}.json")
             source.unlink()
+            plot = source.with_suffix(".svg")
+            if plot.exists():
+                shutil.copy(plot, out / f"{stem}.svg")
         if item is None:
             problems.append(f"{lab} {flavour} run {run}: no result\n{output[-3000:]}")
             print(f"{lab} {flavour} run {run}: NO RESULT", flush=True)
@@ -88,6 +92,7 @@ def main() -> int:
         print(f"{lab} {flavour} run {run}: {item['score']:.2f} / {item['max_score']:g} ({share:.0%}; expected "
               f"{at_least:.0%} to {at_most:.0%}) {verdict}, {seconds:.0f} s", flush=True)
         if verdict != "ok":
+            print(item.get("output", ""), flush=True)
             problems.append(f"{lab} {flavour} run {run}: {share:.0%}, expected {at_least:.0%} to {at_most:.0%}\n"
                             f"{item.get('output', '')}")
 

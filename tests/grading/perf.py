@@ -64,7 +64,8 @@ class PerfScale:
 
     def cpu_limit(self, reference_share: float | None) -> float:
         """The most CPU time per second of solving a student's repeats may use:
-        the floor, or the reference's own share in this run plus the margin.
+        the floor, or the reference's own share in this run plus the margin
+        (the floor alone when the reference's share is unknown).
         A host loop of many short launches keeps a core busy even on the GPU
         (labs 02 to 05's references measured 0.8 to 1.0 on an H100), so only
         a solve well above the reference's share is a CPU solve."""
@@ -149,10 +150,11 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
         if not s.wall_ms > 0:
             raise GradingError(f"perf item, {graph}: repeat {i} has no time ({s.wall_ms} ms)")
     share = cpu_share(student)
-    if share is not None and share > scale.cpu_limit(reference_share):
+    # Judged against the reference's share in this run; unread on either side, not judged.
+    if share is not None and reference_share is not None and share > scale.cpu_limit(reference_share):
         return GraphScore(graph, 0.0, None, None, None, reference_ms, None,
                           f"the worker used {share:.2f} s of CPU time per second of solving, the reference "
-                          f"{reference_share or 0:.2f} (at most {scale.cpu_limit(reference_share):.2f} allowed): the "
+                          f"{reference_share:.2f} (at most {scale.cpu_limit(reference_share):.2f} allowed): the "
                           "solver must do its work on the GPU, and wait for it without spinning (the worker uses "
                           "blocking synchronisation: leave the device flags alone, do not poll host memory)")
     student_ms = statistics.median(s.wall_ms for s in student)
@@ -337,6 +339,9 @@ def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict
              "the grader around each call (answers checked, every one).",
              *(f"  {s.graph}: {s.reason}" for s in scores if s.fraction < 1.0)]
     lines += [f"left out (not on this grader): {k}: {v}" for k, v in missing.items()]
+    unread = [s.graph for s in scores if s.student_cpu_share is None or s.reference_cpu_share is None]
+    if unread:
+        lines.append(f"CPU time not readable here for {', '.join(unread)}: not checked for a CPU solve")
     if failure:
         lines += ["", "your timed runs reported:", failure]
     return "\n".join(lines)

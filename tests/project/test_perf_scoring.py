@@ -95,6 +95,8 @@ class Graphs(unittest.TestCase):
         self.assertEqual(score_graph("g", runs(10, 10, 10, 10) + runs(10, cpu=10.0), runs(10), SCALE).fraction, 1.0)
         self.assertIsNone(cpu_share(runs(10, cpu=-1.0)))
         self.assertEqual(score_graph("g", runs(10, 10, cpu=-1.0), runs(10, 10), SCALE).fraction, 1.0)
+        # Without the reference's share there is nothing to judge a student's against.
+        self.assertEqual(score_graph("g", runs(10, 10, cpu=9.0), runs(10, 10, cpu=-1.0), SCALE).fraction, 1.0)
 
     def test_the_cpu_limit_follows_a_reference_whose_host_loop_keeps_a_core_busy(self):
         # Reference at 0.9 s per second (many short launches): 0.95 is a GPU solve, 1.3 is not.

@@ -1,14 +1,15 @@
 // The test side of the worker: starts it, sends it requests, and turns its
 // death into an exception that names how it ended.
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -65,9 +66,13 @@ std::vector<char*> worker_environment() {
   return env;
 }
 
-/// A process's own CPU time and that of its reaped children, in clock ticks,
-/// and its parent, from /proc/<pid>/stat; false when it is gone.
-bool read_stat(const std::string& pid, unsigned long long& ticks, long& parent) {
+/// A process's CPU time in seconds, and its parent, from /proc; false when
+/// it is gone. /proc/<pid>/stat counts whole clock ticks (10 ms), too coarse
+/// for a 2 ms solve, so the live threads' nanosecond run times
+/// (/proc/<pid>/task/<tid>/schedstat) are summed too, and the larger of the
+/// two is taken (the ticks also hold threads that have ended). The time of
+/// reaped children (cutime, cstime) is added in ticks.
+bool read_process(const std::string& pid, double& seconds, long& parent) {
   std::ifstream in("/proc/" + pid + "/stat");
   std::string text;
   if (!std::getline(in, text)) return false;
@@ -82,35 +87,52 @@ bool read_stat(const std::string& pid, unsigned long long& ticks, long& parent) 
   long long cutime = 0, cstime = 0;
   fields >> utime >> stime >> cutime >> cstime;
   if (!fields) return false;
-  ticks = utime + stime + static_cast<unsigned long long>(std::max(0LL, cutime) + std::max(0LL, cstime));
+  const double tick = 1.0 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  double threads = 0.0;
+  if (DIR* tasks = ::opendir(("/proc/" + pid + "/task").c_str())) {
+    while (const dirent* task = ::readdir(tasks)) {
+      if (task->d_name[0] == '.') continue;
+      std::ifstream schedstat("/proc/" + pid + "/task/" + task->d_name + "/schedstat");
+      unsigned long long on_cpu_ns = 0;
+      if (schedstat >> on_cpu_ns) threads += static_cast<double>(on_cpu_ns) * 1e-9;
+    }
+    ::closedir(tasks);
+  }
+  seconds = std::max(threads, static_cast<double>(utime + stime) * tick) +
+            static_cast<double>(std::max(0LL, cutime) + std::max(0LL, cstime)) * tick;
   return true;
 }
 
-/// The CPU time of `root` and all its descendants, in seconds (negative when unreadable).
+/// The CPU time of `root` and all its descendants, in seconds (negative when
+/// /proc cannot be listed or `root` is not in it). Processes that end while
+/// /proc is listed are skipped, not an error: what they used is then in
+/// their parent's reaped-children time.
 double process_tree_cpu_seconds(pid_t root) {
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return -1.0;
   std::map<long, std::vector<long>> children;
-  std::map<long, unsigned long long> ticks;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-    const std::string name = entry.path().filename().string();
+  std::map<long, double> seconds;
+  while (const dirent* entry = ::readdir(proc)) {
+    const std::string name = entry->d_name;
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    unsigned long long t = 0;
+    double used = 0.0;
     long parent = 0;
-    if (!read_stat(name, t, parent)) continue;
+    if (!read_process(name, used, parent)) continue;
     const long pid = std::stol(name);
-    ticks[pid] = t;
+    seconds[pid] = used;
     children[parent].push_back(pid);
   }
-  if (error || !ticks.contains(root)) return -1.0;
-  unsigned long long total = 0;
+  ::closedir(proc);
+  if (!seconds.contains(root)) return -1.0;
+  double total = 0.0;
   std::vector<long> stack{root};
   while (!stack.empty()) {
     const long pid = stack.back();
     stack.pop_back();
-    total += ticks[pid];
+    total += seconds[pid];
     for (const long child : children[pid]) stack.push_back(child);
   }
-  return static_cast<double>(total) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  return total;
 }
 
 int high_fd(int fd) {

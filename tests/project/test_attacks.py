@@ -104,8 +104,8 @@ def main(argv: list[str]) -> int:
             graded = subprocess.run(
                 [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", args.build_dir, "--no-build",
                  "--submission", str(submission), "--lab", args.lab, "--results-json", str(results),
-                 "--hidden-graphs", str(HIDDEN), "--allow-skips", "--no-sanitize", "--no-perf", "--timeout", str(args.timeout),
-                 "--show-failures", "0"], env=env, capture_output=True, text=True, errors="replace", timeout=1800)
+                 "--hidden-graphs", str(HIDDEN), "--allow-skips", "--no-sanitize", "--no-perf",
+                 "--timeout", str(args.timeout), "--show-failures", "0"], env=env, capture_output=True, text=True, errors="replace", timeout=1800)
             problems = []
             report = results.read_text(errors="replace") if results.exists() else ""
             if graded.returncode != 0:

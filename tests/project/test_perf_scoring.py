@@ -161,7 +161,8 @@ class Records(unittest.TestCase):
 
     def test_the_table_states_the_scale_and_each_lost_point(self):
         plan = parse_plan({"points": 10, "graphs": ["a", "b"]})
-        scores = [score_graph("S a", runs(10), runs(10), plan.scale), score_graph("S b", runs(30), runs(10), plan.scale)]
+        scores = [score_graph("S a", runs(10), runs(10), plan.scale),
+                  score_graph("S b", runs(30), runs(10), plan.scale)]
         text = table(scores, plan, item_points(scores, plan.scale), {"S c": "no such file"}, "")
         self.assertIn("Full marks at or under 1.2x", text)
         self.assertIn("S b: 3.00x the reference", text)

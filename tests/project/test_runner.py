@@ -105,6 +105,19 @@ class Runs(unittest.TestCase):
         self.assertEqual(proc.returncode, 0)
         self.assertIn("lab01/dijkstra", proc.stdout)
 
+    def test_the_cpu_runner_holds_the_cpu_labs_only(self):
+        # sssp-cpu: lab 01's loop without compiling a GPU lab (common/runner/CMakeLists.txt).
+        listed = run("--list", binary="sssp-cpu-ref")
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertIn("lab01/dijkstra", listed.stdout)
+        self.assertNotIn("lab02/", listed.stdout)
+        solved = run("--algo", "lab01/dijkstra", "--gen", "grid:20x20", binary="sssp-cpu-ref")
+        self.assertEqual(solved.returncode, 0, solved.stderr)
+        self.assertIn("yes", solved.stdout)
+        unknown = run("--algo", "lab02/frontier-sssp", "--gen", "grid:20x20", binary="sssp-cpu-ref")
+        self.assertNotEqual(unknown.returncode, 0)
+        self.assertIn("unknown algorithm 'lab02/frontier-sssp'", unknown.stderr)
+
     def test_help_lists_every_option_and_the_labs_of_each_launch_option(self):
         proc = run("--help")
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -28,6 +28,17 @@ def flavour(value: str) -> str:
     raise argparse.ArgumentTypeError("student, solution or mutant:NAME (tests/<lab>/mutants.json)")
 
 
+def add_item_options(parser: argparse.ArgumentParser, flag: str, item: str, what: str, skipped_where: str) -> None:
+    """--FLAG / --no-FLAG and --FLAG-only for one of the GPU labs' extra items
+    (compute-sanitizer, performance): on by default, skipped with the reason
+    where it cannot run."""
+    parser.add_argument(f"--{flag}", action=argparse.BooleanOptionalAction, default=True,
+                        help=f"grade each GPU lab's {item} item: {what} (default: on; skipped, with the reason, "
+                             f"where {skipped_where} is found)")
+    parser.add_argument(f"--{flag}-only", action="store_true",
+                        help=f"grade only the {item} items (of the labs that have one)")
+
+
 def check_expectation(expect: str, reports: list[LabReport], score: float, maximum: float) -> int:
     """1 when a test that ran contradicts `expect`; 77 (skipped) when no test
     could run here, for a skipped test proves nothing either way."""
@@ -66,18 +77,12 @@ def main(argv: list[str], description: str) -> int:
                         help=f"seconds per test (default {TEST_TIMEOUT:g})")
     parser.add_argument("--build-gpu-labs", action="store_true",
                         help="build and run the GPU test programs even where no NVIDIA GPU is found")
-    parser.add_argument("--sanitize", action=argparse.BooleanOptionalAction, default=True,
-                        help="grade each GPU lab's compute-sanitizer item: its rubric's small set of GPU tests "
-                             "under memcheck, racecheck and synccheck (default: on; skipped, with the reason, "
-                             "where no GPU or compute-sanitizer is found)")
-    parser.add_argument("--sanitize-only", action="store_true",
-                        help="grade only the compute-sanitizer items (of the labs that have one)")
-    parser.add_argument("--perf", action=argparse.BooleanOptionalAction, default=True,
-                        help="grade each GPU lab's performance item: its solver timed against the reference "
-                             "solution's in the same run, on the rubric's graphs (default: on; skipped, with the "
-                             "reason, where no GPU or no reference solution is found)")
-    parser.add_argument("--perf-only", action="store_true",
-                        help="grade only the performance items (of the labs that have one)")
+    add_item_options(parser, "sanitize", "compute-sanitizer",
+                     "its rubric's small set of GPU tests under memcheck, racecheck and synccheck",
+                     "no GPU or compute-sanitizer")
+    add_item_options(parser, "perf", "performance",
+                     "its solver timed against the reference solution's in the same run, on the rubric's graphs",
+                     "no GPU or no reference solution")
     parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
                         help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",

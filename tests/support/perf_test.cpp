@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -61,7 +62,13 @@ class SourceDraw {
   explicit SourceDraw(const CsrGraph& g) : graph_(g) {
     const char* seed = std::getenv("SSSP_PERF_SEED");
     if (seed != nullptr && *seed != '\0') {
-      engine_.seed(std::strtoull(seed, nullptr, 10));
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long value = std::strtoull(seed, &end, 10);
+      if (*end != '\0' || errno != 0 || *seed == '-') {
+        throw InputError(std::string("SSSP_PERF_SEED: expected a whole number, got '") + seed + "'");
+      }
+      engine_.seed(value);
     } else {
       engine_.seed((std::uint64_t{std::random_device{}()} << 32) | std::random_device{}());
     }

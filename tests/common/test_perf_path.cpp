@@ -1,0 +1,79 @@
+// The performance item's timed path (tests/support/perf_test.hpp) on the CPU,
+// with solvers whose answers are known: a right one records its repeats, a
+// wrong one fails with the teaching message and a repeat marked wrong, and
+// settings the grader could only pass by mistake are refused by name.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "perf_test.hpp"
+#include "sssp/errors.hpp"
+#include "sssp/reference.hpp"
+
+namespace {
+
+/// Sets the item's environment for one test and clears it afterwards.
+class PerfPath : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("SSSP_PERF_GRAPHS", "grid:12x9;rmat:8", 1);
+    ::setenv("SSSP_PERF_WARMUP", "1", 1);
+    ::setenv("SSSP_PERF_REPEATS", "3", 1);
+    ::setenv("SSSP_PERF_SEED", "12345", 1);
+  }
+  void TearDown() override {
+    for (const char* name : {"SSSP_PERF_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS", "SSSP_PERF_SEED"}) {
+      ::unsetenv(name);
+    }
+  }
+};
+
+sssp::test::PerfSolve reference_solver(const sssp::test::NamedGraph& g) {
+  return [&graph = g.graph](sssp::vertex_t source) { return sssp::reference_dijkstra(graph, source); };
+}
+
+TEST_F(PerfPath, SettingsComeFromTheGradersEnvironment) {
+  const sssp::test::PerfSettings settings = sssp::test::perf_settings();
+  EXPECT_EQ(settings.graphs, (std::vector<std::string>{"grid:12x9", "rmat:8"}));
+  EXPECT_EQ(settings.warmup, 1);
+  EXPECT_EQ(settings.repeats, 3);
+}
+
+TEST_F(PerfPath, MalformedSettingsAreRefusedByName) {
+  ::setenv("SSSP_PERF_REPEATS", "three", 1);
+  EXPECT_THROW((void)sssp::test::perf_settings(), sssp::InputError);
+  ::setenv("SSSP_PERF_REPEATS", "0", 1);
+  EXPECT_THROW((void)sssp::test::perf_settings(), sssp::InputError);
+  ::setenv("SSSP_PERF_REPEATS", "3", 1);
+  ::setenv("SSSP_PERF_SEED", "-7", 1);
+  EXPECT_THROW(sssp::test::time_solver_on_perf_graphs("Reference", reference_solver), sssp::InputError);
+}
+
+TEST_F(PerfPath, ARightSolverIsTimedWithoutFailure) {
+  int calls = 0;
+  sssp::test::time_solver_on_perf_graphs("Reference", [&calls](const sssp::test::NamedGraph& g) {
+    return [&calls, &graph = g.graph](sssp::vertex_t source) {
+      ++calls;
+      return sssp::reference_dijkstra(graph, source);
+    };
+  });
+  EXPECT_EQ(calls, 2 * (1 + 3)) << "each graph: the warm-up and the timed repeats";
+}
+
+TEST_F(PerfPath, AWrongAnswerFailsWithTheTeachingMessage) {
+  const auto wrong = [](const sssp::test::NamedGraph& g) -> sssp::test::PerfSolve {
+    return [&graph = g.graph](sssp::vertex_t source) {
+      std::vector<sssp::dist_t> d = sssp::reference_dijkstra(graph, source);
+      d[(source + 1) % d.size()] += 1;  // one vertex off by one
+      return d;
+    };
+  };
+  ::setenv("SSSP_PERF_GRAPHS", "grid:12x9", 1);  // one graph: one failure, on its first run
+  EXPECT_NONFATAL_FAILURE(sssp::test::time_solver_on_perf_graphs("Wrong", wrong), "performance run 1 of Wrong");
+  EXPECT_NONFATAL_FAILURE(sssp::test::time_solver_on_perf_graphs("Wrong", wrong), "graph 'grid:12x9");
+  EXPECT_NONFATAL_FAILURE(sssp::test::time_solver_on_perf_graphs("Wrong", wrong), "first wrong vertex");
+}
+
+}  // namespace

@@ -9,9 +9,13 @@ answer was checked before its time counts. The rules, in order:
 - a wrong answer in any timed repeat, or repeats that used more CPU time per
   second of solving than the item allows (PerfScale.cpu_limit: a GPU lab
   solved on the CPU), score 0 for that graph;
-- ratio = median(student) / median(reference) over the repeats;
-- noise = the larger relative spread (interquartile range / median) of the
-  two sides, and at least the scale's floor; the ratio is judged at
+- the two sides solve the same sources in the same order (one seed per
+  round), so the i-th timed solves of a round make a pair; ratio = the
+  median over the pairs of student time / reference time. Paired, a graph
+  whose sources take very different times (a source in a small component
+  of an R-MAT graph, one in the giant component) compares like with like;
+- noise = the relative spread (interquartile range / median) of those
+  per-pair ratios, and at least the scale's floor; the ratio is judged at
   ratio / (1 + noise), so a result within noise of a threshold gets the
   better side;
 - full points at or under `full_at`, none at or over `zero_at`, and between
@@ -135,8 +139,10 @@ def cpu_share(solves: list[Solve]) -> float | None:
 
 
 def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale: PerfScale) -> GraphScore:
-    """Scores one graph's repeats. The reference side's failures are the
-    course's problem, not the student's: GradingError."""
+    """Scores one graph's repeats: student[i] and reference[i] solved the same
+    source (grade_item aligns the rounds; a side that stopped early pairs only
+    what it ran). The reference side's failures are the course's problem, not
+    the student's: GradingError."""
     if not reference or any(not s.correct or not s.wall_ms > 0 for s in reference):
         raise GradingError(f"perf item, {graph}: the reference's timed runs are missing or wrong")
     reference_share = cpu_share(reference)
@@ -158,9 +164,9 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
                           "solver must do its work on the GPU, and wait for it without spinning (the worker uses "
                           "blocking synchronisation: leave the device flags alone, do not poll host memory)")
     student_ms = statistics.median(s.wall_ms for s in student)
-    ratio = student_ms / reference_ms
-    noise = max(relative_spread([s.wall_ms for s in student]), relative_spread([s.wall_ms for s in reference]),
-                scale.noise_floor)
+    pair_ratios = [s.wall_ms / r.wall_ms for s, r in zip(student, reference)]
+    ratio = statistics.median(pair_ratios)
+    noise = max(relative_spread(pair_ratios), scale.noise_floor)
     judged = ratio / (1.0 + noise)
     share = fraction(judged, scale)
     if share == 1.0:
@@ -296,20 +302,24 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
             raise GradingError(f"perf item: the reference's timed runs failed (the course's problem, not the "
                                f"student's):\n{references[-1].failure}")
         students.append(run_side(runner, student, plan, seed))
-    merged_reference: dict[str, list[Solve]] = {}
-    merged_student: dict[str, list[Solve]] = {}
-    for run in references:
-        for key, solves in run.solves.items():
-            merged_reference.setdefault(key, []).extend(solves)
-    for run in students:
-        for key, solves in run.solves.items():
-            merged_student.setdefault(key, []).extend(solves)
+    # Pairs: the i-th solves of a round had the same source on both sides. A
+    # student round that stopped early (a wrong answer ends it; a crash) pairs
+    # what it ran, so its wrong answer is still seen and no later pair shifts.
+    paired_reference: dict[str, list[Solve]] = {}
+    paired_student: dict[str, list[Solve]] = {}
+    for reference_run, student_run in zip(references, students):
+        for key, solves in reference_run.solves.items():
+            ran = student_run.solves.get(key, [])[:len(solves)]
+            paired_reference.setdefault(key, []).extend(solves[:len(ran)])
+            paired_student.setdefault(key, []).extend(ran)
+    for key in paired_reference:
+        if not paired_student[key]:  # nothing of the student's to pair: the reference's times, for the table
+            paired_reference[key] = [s for run in references for s in run.solves[key]]
     missing = {k: v for run in references for k, v in run.missing.items()}
-    scores = [score_graph(key, merged_student.get(key, []), solves, plan.scale)
-              for key, solves in merged_reference.items()]
+    scores = [score_graph(key, paired_student[key], solves, plan.scale) for key, solves in paired_reference.items()]
     for s in scores:
-        s.student_cpu_share = cpu_share(merged_student.get(s.graph, []))
-        s.reference_cpu_share = cpu_share(merged_reference[s.graph])
+        s.student_cpu_share = cpu_share(paired_student[s.graph])
+        s.reference_cpu_share = cpu_share(paired_reference[s.graph])
     failure = next((run.failure for run in students if run.failure), "")
     if not scores:
         item.status = "skipped"
@@ -332,11 +342,11 @@ def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict
                f"{(f'{s.ratio:.2f}x' if s.ratio is not None else '-'):>6}  "
                f"{(f'{s.noise:.0%}' if s.noise is not None else '-'):>5}  {s.fraction:>5.0%}" for s in scores),
              "",
-             f"{earned:.2f} of {plan.scale.points:g} points: the mean share of the graphs. Full marks at or under "
-             f"{plan.scale.full_at:g}x the reference's median time, nothing at {plan.scale.zero_at:g}x or more, "
-             "each doubling between costing the same; a ratio within the measured noise of a line gets the better "
-             f"side. Medians of {plan.repeats * plan.rounds} timed solves per side from random sources, timed by "
-             "the grader around each call (answers checked, every one).",
+             f"{earned:.2f} of {plan.scale.points:g} points: the mean share of the graphs. The ratio is the median "
+             f"over {plan.repeats * plan.rounds} random sources, each solved by both sides, of your time over the "
+             f"reference's. Full marks at or under {plan.scale.full_at:g}x, nothing at {plan.scale.zero_at:g}x or "
+             "more, each doubling between costing the same; a ratio within the measured noise of a line gets the "
+             "better side. Timed by the grader around each call (answers checked, every one).",
              *(f"  {s.graph}: {s.reason}" for s in scores if s.fraction < 1.0)]
     lines += [f"left out (not on this grader): {k}: {v}" for k, v in missing.items()]
     unread = [s.graph for s in scores if s.student_cpu_share is None or s.reference_cpu_share is None]

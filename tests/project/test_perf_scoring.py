@@ -68,6 +68,19 @@ class Graphs(unittest.TestCase):
         # The same median with quiet repeats is judged at 1.25 / 1.03 > 1.2.
         self.assertLess(score_graph("g", student, quiet, SCALE).fraction, 1.0)
 
+    def test_sources_of_very_different_cost_are_compared_source_by_source(self):
+        # An R-MAT graph: a source in a small component takes 5 ms, one in the
+        # giant component 80 ms. Both sides solve the same sources in order;
+        # the student is 1.6x on every one of them.
+        reference = runs(5, 80, 5, 80, 80, 5, 80, 5, 5, 80)
+        student = runs(*(1.6 * s.wall_ms for s in reference))
+        self.assertGreater(relative_spread([s.wall_ms for s in reference]), 1.0, "unpaired, the noise would hide it")
+        s = score_graph("rmat", student, reference, SCALE)
+        self.assertAlmostEqual(s.ratio, 1.6)
+        self.assertAlmostEqual(s.noise, SCALE.noise_floor)
+        self.assertLess(s.fraction, 0.8)
+        self.assertIn("1.60x the reference", s.reason)
+
     def test_slow_earns_part_very_slow_nothing(self):
         part = score_graph("g", runs(20, 20, 20), runs(10, 10, 10), SCALE)
         self.assertTrue(0.0 < part.fraction < 1.0, part)
@@ -119,6 +132,46 @@ class Graphs(unittest.TestCase):
         scores = [score_graph("a", runs(10), runs(10), SCALE), score_graph("b", runs(50), runs(10), SCALE)]
         self.assertAlmostEqual(item_points(scores, SCALE), 5.0)
         self.assertEqual(item_points([], SCALE), 0.0)
+
+
+class Rounds(unittest.TestCase):
+    """grade_item: rounds alternate (reference, student) with one seed each;
+    the i-th solves of a round pair up, whatever a round left out."""
+
+    def grade(self, reference_rounds, student_rounds):
+        from types import SimpleNamespace
+        from unittest import mock
+        import grading.perf as perf
+        sides = iter(side for pair in zip(reference_rounds, student_rounds) for side in pair)
+
+        def run_side(runner, program, plan, seed):
+            failure = "" if program == "reference" else "stopped"
+            return perf.SideRun({"S g": next(sides)}, {}, failure)
+        item = SimpleNamespace(earned=0.0, status="", output="", missing="")
+        plan = parse_plan({"points": 10, "graphs": ["g"], "repeats": 3, "rounds": len(reference_rounds)})
+        with mock.patch.object(perf, "run_side", run_side):
+            return perf.grade_item(item, plan, "student", "reference", runner=None)[0], item
+
+    def test_a_round_that_stopped_early_pairs_what_it_ran(self):
+        # Round 1: the student's run crashed after one solve; round 2 ran all three.
+        score, item = self.grade([runs(10, 100, 10), runs(100, 10, 100)], [runs(20), runs(200, 20, 200)])
+        self.assertAlmostEqual(score.ratio, 2.0, msg="every pair is 2x; a shifted pairing would not be")
+        self.assertEqual(item.status, "partial")
+        self.assertIn("your timed runs reported:\nstopped", item.output)
+        score, _ = self.grade([runs(10, 100, 10), runs(100, 10, 100)], [[], runs(200, 20, 200)])
+        self.assertAlmostEqual(score.ratio, 2.0)
+        self.assertAlmostEqual(score.noise, SCALE.noise_floor)
+
+    def test_no_solve_at_all_scores_zero_against_the_references_times(self):
+        score, item = self.grade([runs(10, 100, 10)], [[]])
+        self.assertEqual((score.fraction, score.reason, item.status), (0.0, "no timed run of your solver", "failed"))
+        self.assertEqual(score.reference_ms, 10)
+
+    def test_a_wrong_answer_in_any_round_scores_zero(self):
+        score, _ = self.grade([runs(10, 10, 10), runs(10, 10, 10)],
+                              [runs(1, 1, 1), runs(1) + runs(1, correct=False)])
+        self.assertEqual(score.fraction, 0.0)
+        self.assertIn("repeat 5 gave a wrong answer", score.reason)
 
 
 class Records(unittest.TestCase):

@@ -14,10 +14,13 @@ answer was checked before its time counts. The rules, in order:
   median over the pairs of student time / reference time. Paired, a graph
   whose sources take very different times (a source in a small component
   of an R-MAT graph, one in the giant component) compares like with like;
-- noise = the relative spread (interquartile range / median) of those
-  per-pair ratios, and at least the scale's floor; the ratio is judged at
-  ratio / (1 + noise), so a result within noise of a threshold gets the
-  better side;
+- noise = how far that median could be off: the relative spread
+  (interquartile range / median) of the per-pair ratios over the square
+  root of the number of pairs (about the median's standard error), and at
+  least the scale's floor; the ratio is judged at ratio / (1 + noise), so a
+  result within noise of a threshold gets the better side. Not the spread
+  of single solves: a host loop's solves scatter by 20-70% from one run to
+  the next on an H100, and a median of ten is known much better than that;
 - full points at or under `full_at`, none at or over `zero_at`, and between
   them the fraction falls linearly in log(ratio): each doubling of the time
   costs the same share;
@@ -161,12 +164,14 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
         return GraphScore(graph, 0.0, None, None, None, reference_ms, None,
                           f"the worker used {share:.2f} s of CPU time per second of solving, the reference "
                           f"{reference_share:.2f} (at most {scale.cpu_limit(reference_share):.2f} allowed): the "
-                          "solver must do its work on the GPU, and wait for it without spinning (the worker uses "
-                          "blocking synchronisation: leave the device flags alone, do not poll host memory)")
+                          "solver must do its work on the GPU and wait for it without spinning (the worker uses "
+                          "blocking synchronisation: leave the device flags alone, do not poll host memory); "
+                          "a host that synchronises after every short kernel reads like this too, each wake-up "
+                          "costs CPU time")
     student_ms = statistics.median(s.wall_ms for s in student)
     pair_ratios = [s.wall_ms / r.wall_ms for s, r in zip(student, reference)]
     ratio = statistics.median(pair_ratios)
-    noise = max(relative_spread(pair_ratios), scale.noise_floor)
+    noise = max(relative_spread(pair_ratios) / math.sqrt(len(pair_ratios)), scale.noise_floor)
     judged = ratio / (1.0 + noise)
     share = fraction(judged, scale)
     if share == 1.0:

@@ -81,6 +81,18 @@ class Graphs(unittest.TestCase):
         self.assertLess(s.fraction, 0.8)
         self.assertIn("1.60x the reference", s.reason)
 
+    def test_noise_is_the_medians_uncertainty_not_the_scatter_of_single_solves(self):
+        # Ten pairs at 1.5x, single solves scattered by about 30% (a host
+        # loop's run-to-run jitter): the median of ten is known to about 10%.
+        reference = runs(*[10.0] * 10)
+        student = runs(10, 11, 12.5, 13, 15, 15, 17, 17.5, 19, 20)
+        spread = relative_spread([s.wall_ms for s in student])
+        self.assertGreater(spread, 0.25)
+        s = score_graph("g", student, reference, SCALE)
+        self.assertAlmostEqual(s.noise, spread / 10 ** 0.5)
+        self.assertAlmostEqual(s.judged_ratio, 1.5 / (1 + spread / 10 ** 0.5))
+        self.assertLess(s.fraction, 0.9, "judged at 1.5 / 1.2 it would have full marks")
+
     def test_slow_earns_part_very_slow_nothing(self):
         part = score_graph("g", runs(20, 20, 20), runs(10, 10, 10), SCALE)
         self.assertTrue(0.0 < part.fraction < 1.0, part)

@@ -62,9 +62,10 @@ def block(lab: str, entry: dict) -> str:
              "`run(source)`, through the worker: your process prints or returns no time that counts. Every "
              "answer is checked; one wrong answer scores that graph 0.",
              "",
-             f"Per graph, ratio = your median / the reference's median: full marks at or under {s.full_at:g}x, "
-             f"nothing at {s.zero_at:g}x or more, and between them each doubling of your time costs the same "
-             "share. A ratio within the measured spread of the repeats (at least "
+             "Per graph, ratio = the median, over the sources, of your time / the reference's time on the "
+             f"same source: full marks at or under {s.full_at:g}x, nothing at {s.zero_at:g}x or more, and "
+             "between them each doubling of your time costs the same share. A ratio within the uncertainty of "
+             "that median (the spread of the per-source ratios over the square root of their number, at least "
              f"{s.noise_floor:.0%}) of a line gets the better side. The item is the mean over the graphs. A solve "
              "whose worker uses more CPU time per second of solving than the reference's own share plus "
              f"{s.cpu_share_margin:g} (and at least {s.cpu_share_limit:g}) scores 0: the solver must work on "

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""The instructor's Gradescope example, end to end (tests/run_autograder), on
-lab 01 (a CPU lab, so it runs anywhere): the course unpacked as the
-autograder's source, then three submissions graded one after another as
-Gradescope would, each from its own submission directory:
+"""The Gradescope package, end to end, on lab 01 (a CPU lab, so it runs
+anywhere): the zip common/tools/make_gradescope.py builds, unpacked as
+Gradescope unpacks it (/autograder/source, its run_autograder copied to
+/autograder), its setup.sh run once (tools checked, not installed: the
+warm-up build), then three submissions graded one after another, each from
+its own submission directory:
 
 - the reference files of the lab's tasks: every graded test that ran passes;
 - the untouched skeleton files: 0 points;
 - a forging submission (the lab's forges_test_results mutant, moved into the
   files a student submits): 0 points, however it reports itself.
 
+It also checks the zip: no solutions/ or mutants in it (a submission's code
+could read them if the sandbox were off), the lab fixed in run_autograder
+(ASSIGNMENT from the environment does not change it), the hidden graphs in
+hidden/ and the road graph lab 01 reads, so that grading is complete without
+--allow-skips.
+
     test_run_autograder.py [--keep DIR]
 
-Slow-ish (one configure and three builds of lab 01's graded tests).
+Slow-ish (the warm-up build, then three builds of lab 01's graded tests).
 """
 import argparse
 import json
@@ -22,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +40,7 @@ from grading.intake import editable_files  # noqa: E402  (tests/grading/intake.p
 LAB = "lab01_serial"
 SUBMITTED = tuple(sorted(editable_files(LAB)))  # the lab's files with tasks
 ROOT: Path = Path()  # set by main()
+ZIP: Path = Path()  # the package, set by main()
 
 
 def forging_files(out: Path) -> dict[str, str]:
@@ -44,6 +54,25 @@ def forging_files(out: Path) -> dict[str, str]:
     return {name: prelude + (out / name).read_text() for name in SUBMITTED}
 
 
+def package_env(**extra: str) -> dict[str, str]:
+    """The environment of a Gradescope run: nothing of this machine's course
+    settings (the package must bring its own graphs), the layout moved to ROOT."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("HIDDEN_GRAPHS", "SSSP_DATA_DIR", "ALLOW_SKIPS", "ALLOW_UNSANDBOXED")}
+    return dict(env, AUTOGRADER_ROOT=str(ROOT), **extra)
+
+
+def data_dir() -> Path:
+    """Where this machine keeps the real graphs (CI: ../shared/datasets)."""
+    for candidate in (os.environ.get("SSSP_DATA_DIR"), REPO.parent / "shared" / "datasets",
+                      REPO / "datasets" / "downloads"):
+        if candidate and (Path(candidate) / "USA-road-NY.pace.gr.gz").is_file():
+            return Path(candidate)
+    raise SystemExit("test_run_autograder.py: USA-road-NY.pace.gr.gz (lab 01's road test) is in none of "
+                     "$SSSP_DATA_DIR, ../shared/datasets, datasets/downloads: python3 datasets/fetch.py "
+                     "USA-road-NY.pace.gr.gz")
+
+
 def grade(files: dict[str, str]) -> tuple[int, list[dict], str]:
     """Runs run_autograder on a submission of files; its status, results.json's tests, its output."""
     submission = ROOT / "submission"
@@ -53,10 +82,11 @@ def grade(files: dict[str, str]) -> tuple[int, list[dict], str]:
     for name, text in files.items():
         (submission / "labs" / LAB).mkdir(parents=True, exist_ok=True)
         (submission / "labs" / LAB / name).write_text(text)
-    env = dict(os.environ, AUTOGRADER_ROOT=str(ROOT), HIDDEN_GRAPHS=str(REPO / "datasets" / "tiny"), ALLOW_SKIPS="1",
-               ASSIGNMENT=LAB)
-    proc = subprocess.run(["bash", str(ROOT / "source" / "tests" / "run_autograder")], env=env,
-                          capture_output=True, text=True, timeout=1200)
+    # ASSIGNMENT names another lab: the package's run_autograder must ignore it.
+    # No ALLOW_SKIPS: with its hidden graphs and datasets the package grades every test.
+    env = package_env(ASSIGNMENT="lab02_frontier")
+    proc = subprocess.run(["bash", str(ROOT / "run_autograder")], env=env, capture_output=True, text=True,
+                          timeout=1200)
     report = ROOT / "results" / "results.json"
     if not report.exists():
         raise AssertionError(f"run_autograder (exit {proc.returncode}) wrote no results.json:\n"
@@ -98,19 +128,54 @@ class RunAutograder(unittest.TestCase):
                         "the forging code never ran: this submission proves nothing")
 
 
+class Package(unittest.TestCase):
+    def test_the_zip_holds_no_reference_and_the_hidden_graphs(self):
+        names = zipfile.ZipFile(ZIP).namelist()
+        self.assertIn("run_autograder", names)
+        self.assertIn("setup.sh", names)
+        self.assertEqual([n for n in names if n.startswith("solutions/") or n.endswith("mutants.json")], [])
+        hidden = sorted(n.removeprefix("hidden/") for n in names if n.startswith("hidden/"))
+        self.assertEqual(hidden, sorted(p.name for p in (REPO / "datasets" / "tiny").iterdir() if p.is_file()))
+        self.assertIn("datasets/downloads/USA-road-NY.pace.gr.gz", names, "lab 01's road test needs it")
+
+    def test_a_gpu_lab_or_no_hidden_graphs_is_refused_with_the_reason(self):
+        for argv, phrase in ((["--lab", "lab02_frontier", "--hidden-graphs", str(REPO / "datasets" / "tiny")],
+                              "Gradescope has no GPU"),
+                             (["--lab", LAB, "--hidden-graphs", str(ROOT / "nowhere")], "not a directory"),
+                             (["--lab", LAB, "--hidden-graphs", str(REPO / "datasets" / "tiny"), "--data-dir",
+                               str(ROOT / "nowhere")], "python3 datasets/fetch.py USA-road-NY.pace.gr.gz")):
+            run = subprocess.run([sys.executable, str(REPO / "common/tools/make_gradescope.py"), *argv,
+                                  str(ROOT / "refused.zip")], capture_output=True, text=True)
+            self.assertNotEqual(run.returncode, 0)
+            self.assertIn(phrase, run.stderr)
+            self.assertFalse((ROOT / "refused.zip").exists())
+
+
 def main() -> int:
-    global ROOT
+    global ROOT, ZIP
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=Path, help="lay the autograder out here and keep it (default: a temporary dir)")
     args, rest = parser.parse_known_args()
     with tempfile.TemporaryDirectory(prefix="autograder-") as tmp:
         ROOT = args.keep.resolve() if args.keep else Path(tmp)
-        # The course as an instructor unpacks it: its tracked files, solutions included.
-        tracked = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True,
-                                 text=True).stdout.split("\0")
-        for path in (p for p in tracked if p and (REPO / p).is_file()):
-            (ROOT / "source" / path).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / path, ROOT / "source" / path)
+        ZIP = ROOT / "autograder.zip"
+        subprocess.run([sys.executable, str(REPO / "common/tools/make_gradescope.py"), "--lab", LAB,
+                        "--hidden-graphs", str(REPO / "datasets" / "tiny"), "--data-dir", str(data_dir()), str(ZIP)],
+                       check=True)
+        # As Gradescope does: the zip in source/, its run_autograder copied up, setup.sh run once.
+        with zipfile.ZipFile(ZIP) as archive:
+            for info in archive.infolist():
+                target = ROOT / "source" / info.filename
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(archive.read(info))
+                target.chmod(info.external_attr >> 16 & 0o777)
+        shutil.copy2(ROOT / "source" / "run_autograder", ROOT / "run_autograder")
+        setup = subprocess.run(["bash", str(ROOT / "source" / "setup.sh")], capture_output=True, text=True,
+                               env=package_env(SETUP_NO_INSTALL="1"))
+        if setup.returncode != 0:
+            print(f"setup.sh failed (exit {setup.returncode}):\n{setup.stdout}{setup.stderr}"[-6000:])
+            return 1
+        print(setup.stdout.strip().splitlines()[-1])
         result = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2).result
     return 0 if result.wasSuccessful() else 1
 

@@ -151,6 +151,19 @@ class Package(unittest.TestCase):
             self.assertFalse((ROOT / "refused.zip").exists())
 
 
+    def test_setup_refuses_a_cmake_older_than_the_course_needs(self):
+        # Ubuntu 22.04's CMake is 3.22; with installing off, setup.sh must say so, not fail later.
+        stub = ROOT / "old-cmake"
+        stub.mkdir(exist_ok=True)
+        (stub / "cmake").write_text("#!/bin/sh\necho 'cmake version 3.22.1'\n")
+        (stub / "cmake").chmod(0o755)
+        env = package_env(SETUP_NO_INSTALL="1")
+        env["PATH"] = f"{stub}:{env['PATH']}"
+        setup = subprocess.run(["bash", str(ROOT / "source" / "setup.sh")], capture_output=True, text=True, env=env)
+        self.assertEqual(setup.returncode, 1, setup.stdout + setup.stderr)
+        self.assertIn("cmake version 3.22.1 is older than 3.24", setup.stderr)
+
+
 def main() -> int:
     global ROOT, ZIP
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

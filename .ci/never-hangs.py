@@ -66,7 +66,8 @@ def main() -> int:
     if not runner.exists():
         parser.error(f"{runner} does not exist: build sssp-ref first")
     data_dir = os.environ.get("SSSP_DATA_DIR", "")
-    lines = [f"Never-hangs check of {args.algo}: {args.runs} runs per graph after 1 warm-up, one random source "
+    lines = [f"# Never-hangs check: {args.algo} on graphs built to stall it", "",
+             f"Never-hangs check of {args.algo}: {args.runs} runs per graph after 1 warm-up, one random source "
              "with out-degree > 0 (seed 1) unless the graph names one, "
              f"{args.timeout} s per graph; every answer verified.", "",
              "| graph | algorithm | source | runs | median ms | slowest ms | verified | result |",

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchkit import gapbs, labs as lab_descriptions, plots, programs, runner, tables
+from benchkit import gapbs, labs as lab_descriptions, pages, plots, programs, runner, tables
 from benchkit.machine import machine
 
 WEIGHTS = "1:1000:1"
@@ -65,9 +65,28 @@ def time_rows(labs: list, args, data_dir: str, workdir: Path) -> tuple[list, lis
     return results, failures
 
 
+def rewrite_pages(labs: list, out: Path) -> int:
+    """--pages-only: each page in the current format around its own table or sections (a page's
+    table stays the one its run wrote: bench.json keeps the latest run of each lab, which need not
+    be the one a page shows)."""
+    for lab in labs:
+        page = out / f"{lab.name}.md"
+        if page.exists():
+            about, command, table = pages.earlier_page(page)
+            page.write_text(pages.lab_page(lab.name, about, command, table, out))
+            print(f"rewrote {page}")
+        for program, _ in lab.programs:
+            page = out / f"{lab.name}-{program}.md"
+            if page.exists():
+                about, command, body = pages.earlier_page(page)
+                page.write_text(pages.program_page(lab.name, program, about, command, body, out))
+                print(f"rewrote {page}")
+    return 0
+
+
 def main(description: str) -> int:
     parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", required=True, help="directory holding sssp-ref")
+    parser.add_argument("--bin", help="directory holding sssp-ref (required unless --pages-only)")
     parser.add_argument("--out", help="where to write bench.json, LAB.md and LAB.svg (default: print only)")
     parser.add_argument("--lab", action="append", help="only these labs (e.g. lab01)")
     parser.add_argument("--quick", action="store_true", help="one repetition each (a smoke test)")
@@ -78,7 +97,14 @@ def main(description: str) -> int:
                         help="a gapbs checkout to time beside the course (default: %(default)s; none: skip)")
     parser.add_argument("--no-programs", action="store_true",
                         help="skip the labs' own benchmark programs (run with --out on a GPU machine otherwise)")
+    parser.add_argument("--pages-only", action="store_true",
+                        help="rewrite the pages of the run in --out (its bench.json, the programs' sections and "
+                             "the plots there) in the current page format; time nothing")
     args = parser.parse_args()
+    if args.pages_only and not args.out:
+        parser.error("--pages-only needs --out, the directory of the earlier run")
+    if not args.pages_only and not args.bin:
+        parser.error("--bin is required")
     data_dir = os.environ.get("SSSP_DATA_DIR", "")
     every_lab = lab_descriptions.load_all(REPO)
     known = [lab.name for lab in every_lab]
@@ -86,6 +112,8 @@ def main(description: str) -> int:
     if unknown:
         parser.error(f"unknown --lab {', '.join(unknown)} (one of {', '.join(known)})")
     labs = [lab for lab in every_lab if not args.lab or lab.name in args.lab]
+    if args.pages_only:
+        return rewrite_pages(labs, Path(args.out))
     with tempfile.TemporaryDirectory(prefix="sssp-bench-") as tmp:
         results, failures = time_rows(labs, args, data_dir, Path(tmp))
     for failure in failures:
@@ -123,14 +151,13 @@ def main(description: str) -> int:
         head = tables.header(lab.baseline)
         print(f"\n### {lab.name}\n\n{head}", *rows, sep="\n")
         if out:
-            (out / f"{lab.name}.md").write_text(
-                f"<!-- Written by .ci/bench.py; do not edit: run the command below again. -->\n"
-                f"{about}\nCommand: `{command}`\n\n{head}\n" + "\n".join(rows) + "\n")
             if can_plot:
                 plots.plot(lab.name, results, out / f"{lab.name}.svg")
                 if lab.level_plot and plots.plot_levels(lab.name, results, out / f"{lab.name}-levels.svg",
                                                           lab.baseline):
                     print(f"wrote {out / f'{lab.name}-levels.svg'}", file=sys.stderr)
+            (out / f"{lab.name}.md").write_text(pages.lab_page(lab.name, about, command,
+                                                               head + "\n" + "\n".join(rows), out))
     if out and not (args.quick or args.gen or args.no_programs):
         if about.startswith("GPU: none"):
             print("no GPU: the labs' benchmark programs are not run", file=sys.stderr)

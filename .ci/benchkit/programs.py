@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchkit import pages
+
 
 def program_arguments(arguments: list[str], data_dir: str) -> tuple[list[str], list[str]]:
     """arguments with each "@FILE" resolved in data_dir, and the files that are missing
@@ -71,16 +73,14 @@ def run_programs(labs: list, bin_dir: Path, out: Path, data_dir: str, about: str
                 reports += [report] if report else []
                 failed = failed or not passed
             body = "\n".join(sections)
-            (out / f"{lab.name}-{program}.md").write_text(
-                f"<!-- Written by .ci/bench.py; do not edit: run the command below again. -->\n"
-                f"{about}\nCommand: `{command}`, which ran `{program}-ref` as below.\n\n{body}")
-            if not (can_plot and lab.plot_program):
-                continue
             svg = out / f"{lab.name}-{program}.svg"
-            try:  # a plot that cannot be drawn costs its picture, not the other labs' runs
-                if lab.plot_program(program, reports, svg):
-                    print(f"wrote {svg}", file=sys.stderr)
-            except (KeyError, ValueError, IndexError, TypeError, ZeroDivisionError) as error:
-                print(f"{svg.name} not drawn: {type(error).__name__}: {error}", file=sys.stderr)
-                failed = True
+            if can_plot and lab.plot_program:
+                try:  # a plot that cannot be drawn costs its picture, not the other labs' runs
+                    if lab.plot_program(program, reports, svg):
+                        print(f"wrote {svg}", file=sys.stderr)
+                except (KeyError, ValueError, IndexError, TypeError, ZeroDivisionError) as error:
+                    print(f"{svg.name} not drawn: {type(error).__name__}: {error}", file=sys.stderr)
+                    failed = True
+            (out / f"{lab.name}-{program}.md").write_text(pages.program_page(lab.name, program, about, command,
+                                                                             body, out))
     return failed

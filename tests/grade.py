@@ -52,7 +52,7 @@ points, graphs, repeats, the scale): after the tests, the lab's Perf.* tests
 time the student's worker and the reference solution's worker, in the same
 sandbox, alternating rounds with the same random sources, by the test
 program's own clock around each call, every answer checked, and the worker's
-CPU time read from /proc (tests/grading/perf.py, docs/design/perf-grading.md).
+CPU time read from /proc (tests/grading/perf.py).
 The item earns its points in parts and shows a table and a plot
 (BUILD/grading/perf-<lab>.svg, where matplotlib is found). --no-perf leaves it
 out; without a GPU, or without the reference solutions (the student release),

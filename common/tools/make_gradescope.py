@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build one lab's Gradescope autograder zip.
 
-    python3 common/tools/make_gradescope.py --lab lab01_serial --hidden-graphs DIR [--data-dir DIR] OUT.zip
+    python3 common/tools/make_gradescope.py --lab LAB --hidden-graphs DIR [--data-dir DIR] OUT.zip
 
 Gradescope unpacks the zip in /autograder/source, runs its `setup.sh` once
 when it builds the image, and `run_autograder` for every submission. The zip
@@ -30,6 +30,7 @@ the package refuses to build for one (README, "For instructors": grade GPU
 labs on a machine of your own with tests/grade_bulk.py).
 """
 import argparse
+import re
 import stat
 import sys
 import zipfile
@@ -44,8 +45,12 @@ import make_release  # noqa: E402  (the student release's file list)
 sys.path.insert(0, str(REPO / "datasets"))
 import fetch  # noqa: E402  (datasets/fetch.py: the manifest and its checksums)
 
-CPU_LABS = ("lab01_serial",)  # the labs whose graded tests run without a GPU
 GRADER_FILES = ("tests/run_autograder",)  # left out of the release, needed here
+
+
+def cpu_labs() -> list[str]:
+    """The labs declared CPU in CMakeLists.txt (sssp_add_lab(NAME CPU ...)): their graded tests need no GPU."""
+    return re.findall(r"^sssp_add_lab\((lab\w+) CPU\b", (REPO / "CMakeLists.txt").read_text(), flags=re.M)
 
 
 def run_autograder(lab: str) -> str:
@@ -101,7 +106,7 @@ def main() -> int:
     labs = list(lab_data.load_rubric())
     if args.lab not in labs:
         parser.error(f"--lab {args.lab}: no such lab (one of {', '.join(labs)})")
-    if args.lab not in CPU_LABS:
+    if args.lab not in cpu_labs():
         parser.error(f"--lab {args.lab}: a GPU lab; Gradescope has no GPU, so its tests could only skip. Grade it "
                      "on a GPU machine (tests/grade_bulk.py, README 'For instructors')")
     graphs = hidden_graphs(args.hidden_graphs)

@@ -12,10 +12,17 @@ the instructor's tools (this one, make_skeleton.py, make_gradescope.py), the
 Gradescope files, the GPU CI scripts and the labs' design notes
 (docs/design/, which describe the reference). In Markdown files,
 blocks between `<!-- instructor: begin -->` and `<!-- instructor: end -->`
-lines (the README's sections for instructors and maintainers) are left out.
+lines (the README's sections for instructors and maintainers, a command that
+runs the reference) are left out, and a block between a `<!-- student:` line
+and a `-->` line, a comment in the course's own pages, is the release's text
+in their place (what a student runs instead).
 Downloaded and hidden graphs are never tracked, so never copied. Without solutions/ the
 CMake build makes only the student flavour (SSSP_HAVE_SOLUTIONS in
 common/cmake/SsspLabs.cmake); `python3 tests/grade.py` grades labs/ as usual.
+
+DEST comes out as a fresh git repository on branch main with one commit of
+the release (`git init`, `git add`, `git commit`), ready to push as a GitHub
+Classroom template repository; --no-git leaves it a plain directory.
 
 DEST must not exist, or be empty; --force replaces it.
 """
@@ -46,11 +53,18 @@ def released(path: str) -> bool:
 INSTRUCTOR_BLOCK = re.compile(r"^<!-- instructor: begin\b.*?^<!-- instructor: end -->\n\n?", re.M | re.S)
 
 
+STUDENT_BLOCK = re.compile(r"^<!-- student:\n(.*?)^-->\n", re.M | re.S)
+
+
 def student_text(markdown: str) -> str:
-    """markdown without its instructor-only blocks; an unclosed block is an error, not a leak."""
+    """markdown without its instructor-only blocks and with its student-only
+    ones shown; an unclosed block is an error, not a leak."""
     text = INSTRUCTOR_BLOCK.sub("", markdown)
     if "<!-- instructor:" in text:
         raise ValueError("an '<!-- instructor: begin -->' block has no matching end line")
+    text = STUDENT_BLOCK.sub(r"\1", text)
+    if "<!-- student:" in text:
+        raise ValueError("a '<!-- student:' block has no '-->' line of its own")
     return text
 
 
@@ -65,6 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dest", type=Path, help="directory to write the release into")
     parser.add_argument("--force", action="store_true", help="replace DEST if it exists")
+    parser.add_argument("--no-git", action="store_true", help="do not make DEST a git repository")
     args = parser.parse_args()
     dest = args.dest.resolve()
     if dest == REPO or dest in REPO.parents or REPO in dest.parents:
@@ -83,8 +98,19 @@ def main() -> int:
                 target.write_text(student_text(target.read_text()))
             except ValueError as error:
                 sys.exit(f"make_release.py: {path}: {error}")
-    print(f"{len(files)} files released to {dest}")
+    if not args.no_git:
+        make_repository(dest)
+    print(f"{len(files)} files released to {dest}" + ("" if args.no_git else ", committed on branch main"))
     return 0
+
+
+def make_repository(dest: Path) -> None:
+    """dest as a new repository whose first commit is the release."""
+    identity = ["-c", "user.name=GPU shortest paths course", "-c", "user.email=course@invalid",
+                "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"]
+    for command in (["init", "-q"], ["add", "-A"],
+                    ["commit", "-q", "-m", "Student release of the GPU shortest paths course"]):
+        subprocess.run(["git", *identity, "-C", str(dest), *command], check=True)
 
 
 if __name__ == "__main__":

@@ -61,13 +61,19 @@ def check_expectation(expect: str, reports: list[LabReport], score: float, maxim
 def main(argv: list[str], description: str) -> int:
     """Grades as `argv` asks; returns the exit status. `description`, the
     command's documentation, is what --help prints."""
+    with_solutions = (REPO / "solutions").is_dir()
+    if not with_solutions:
+        # The student release: no reference to grade or time, so no option or example that needs one.
+        description = "\n".join(line for line in description.splitlines()
+                                 if "--flavour" not in line and "--perf-only" not in line)
     parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default=str(REPO / "build"), help="build directory (default: build)")
     parser.add_argument("--no-build", action="store_true",
                         help="grade an existing build (a --submission's own code is still compiled, in the sandbox)")
     parser.add_argument("--lab", action="append", help="grade only this lab (repeatable)")
     parser.add_argument("--flavour", type=flavour, default="student",
-                        help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)")
+                        help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)"
+                        if with_solutions else argparse.SUPPRESS)
     parser.add_argument("--data-dir", help="directory with the real graphs (default: the build's SSSP_DATA_DIR)")
     parser.add_argument("--hidden-graphs", help="directory of hidden graph files (instructors)")
     parser.add_argument("--submission", metavar="DIR",

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The student release (common/tools/make_release.py): no solutions, mutants
-or solution regions in it, its grader starts, and it configures without
-solutions/.
+or solution regions in it; its pages and grade.py's help name nothing the
+release lacks; it is a git repository with one commit and a clean tree; its
+grader starts, it configures without solutions/, and its quick start (grading
+lab 01's untouched skeleton) runs and scores 0.
 
 Run:  python3 tests/project/test_release.py --generator GENERATOR
 
-Configuring only (CUDA off): a full build of the release is too slow for CI.
+Configuring (CUDA off) and lab 01's grading only: a full build of the release
+is too slow for CI.
 """
 import argparse
 import json
@@ -58,6 +61,51 @@ def problems(release: Path) -> list[str]:
     return found
 
 
+# Names of what the release leaves out (make_release.py's EXCLUDED), as a page
+# or a help text would name them.
+INSTRUCTOR_ONLY = re.compile(r"sssp(-cpu)?-ref\b|\b[a-z]+-bench-ref\b|\bsolutions/|--flavour solution|docs/design"
+                             r"|\.ci/(?!run\b)|mutants\.json|tests/project/|make_skeleton|make_release|make_gradescope"
+                             r"|run_autograder|tests/gradescope")
+
+
+def names_what_it_lacks(release: Path) -> list[str]:
+    found = []
+    for page in sorted(release.rglob("*.md")):
+        rel = page.relative_to(release)
+        for number, line in enumerate(page.read_text(errors="replace").splitlines(), 1):
+            if (match := INSTRUCTOR_ONLY.search(line)):
+                found.append(f"{rel}:{number} names '{match.group(0)}', which the release does not have: {line.strip()}")
+    help_text = subprocess.run([sys.executable, str(release / "tests" / "grade.py"), "--help"], capture_output=True,
+                               text=True).stdout
+    found += [f"grade.py --help names '{m.group(0)}'" for m in INSTRUCTOR_ONLY.finditer(help_text)]
+    return found
+
+
+def is_a_fresh_repository(release: Path) -> list[str]:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(release), *args], capture_output=True, text=True).stdout.strip()
+    found = []
+    if git("rev-list", "--count", "HEAD") != "1":
+        found.append(f"the release is not a repository with one commit: {git('log', '--oneline') or 'no git log'}")
+    if git("status", "--porcelain"):
+        found.append(f"the release's tree differs from its commit:\n{git('status', '--porcelain')}")
+    if git("branch", "--show-current") != "main":
+        found.append("the release's branch is not main")
+    return found
+
+
+def quick_start_runs(release: Path, build: Path) -> list[str]:
+    """The README's quick start in the release: grade lab 01, the untouched skeleton scores 0."""
+    run = subprocess.run([sys.executable, str(release / "tests" / "grade.py"), "--lab", "lab01_serial",
+                          "--build-dir", str(build)], capture_output=True, text=True, timeout=1500)
+    if run.returncode != 0:
+        return [f"the release's quick start failed (exit {run.returncode}):\n{(run.stdout + run.stderr)[-3000:]}"]
+    tests = json.loads((build / "grading" / "results.json").read_text()).get("tests", [])
+    if not tests:
+        return ["the release's quick start graded no test"]
+    return [f"the untouched skeleton scored in the release: {t['name']}" for t in tests if t.get("score", 0) > 0]
+
+
 def grader_starts(release: Path) -> list[str]:
     """grade.py --help in the release: it imports every module of the grader
     (tests/grading/), so a module the release left out stops it."""
@@ -73,7 +121,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="sssp-release-") as tmp:
         release = Path(tmp) / "release"
         subprocess.run([sys.executable, str(REPO / "common/tools/make_release.py"), str(release)], check=True)
-        found = problems(release) + grader_starts(release)
+        found = problems(release) + grader_starts(release) + names_what_it_lacks(release) \
+            + is_a_fresh_repository(release)
         build = Path(tmp) / "build"
         configure = subprocess.run(["cmake", "-S", str(release), "-B", str(build), "-G", args.generator,
                                     "-DSSSP_ENABLE_CUDA=OFF"], capture_output=True, text=True)
@@ -86,6 +135,7 @@ def main() -> int:
                       for exe in graded if exe["flavour"] not in ("student", "isolated")]
             if not graded:
                 found.append("the release builds no graded tests")
+        found += quick_start_runs(release, Path(tmp) / "grading")
     print("\n".join(found) or "release OK")
     return 1 if found else 0
 

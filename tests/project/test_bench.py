@@ -12,7 +12,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / ".ci"))
-from benchkit import labs, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
+from benchkit import labs, pages, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
 
 LABS = {lab.name: lab for lab in labs.load_all(REPO)}
 
@@ -170,6 +170,40 @@ class Programs(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the plots are optional)")
+class Pages(unittest.TestCase):
+    """The results pages (benchkit/pages.py): what a reader and a student release see."""
+
+    def test_a_page_has_a_title_its_plot_and_no_machine_path(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            (out / "lab07.svg").write_text("<svg/>")
+            page = pages.lab_page("lab07", "GPU: X. Date: D.", "SSSP_DATA_DIR=/home/me/graphs python3 .ci/bench.py",
+                                  "| a |\n|---|\n| 1 |", out)
+        self.assertTrue(page.startswith("# Lab 07 reference results"), page)
+        self.assertIn("![Lab 07: median time per graph and algorithm](lab07.svg)", page)
+        self.assertNotIn("/home/me", page)
+        self.assertIn("SSSP_DATA_DIR=<datasets>", page)
+
+    def test_a_program_page_names_the_reference_build_for_instructors_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            page = pages.program_page("lab04", "reduce-bench", "GPU: X.", "python3 .ci/bench.py",
+                                      "`reduce-bench-ref --block-size 512`\n\n| t |\n|---|", out)
+            path = out / "lab04-reduce-bench.md"
+            path.write_text(page)
+            # The release drops instructor blocks and opens student ones (make_release.py).
+            sys.path.insert(0, str(REPO / "common" / "tools"))
+            import make_release  # noqa: E402
+            released = make_release.student_text(page)
+            self.assertNotIn("-ref", released)
+            self.assertNotIn(".ci/", released)
+            self.assertIn("`reduce-bench --block-size 512` (the reference's build of it)", released)
+            # --pages-only reads a page back as it was made: rewriting changes nothing.
+            about, command, body = pages.earlier_page(path)
+            self.assertEqual((about, command), ("GPU: X.", "python3 .ci/bench.py"))
+            self.assertEqual(pages.program_page("lab04", "reduce-bench", about, command, body, out), page)
+
+
 class Plots(unittest.TestCase):
     def check(self, draw, reports, name):
         with tempfile.TemporaryDirectory() as tmp:

@@ -85,6 +85,12 @@ def sources(solution_dir: str) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
+    if len(argv) != (5 if argv[:1] == ["--revert-task"] else 4):
+        print(f"make_mutant.py: wrong arguments {argv}\n{__doc__}", file=sys.stderr)
+        return 2
     if argv[0] == "--revert-task":
         lab, task, solution_dir, out_dir = argv[1:]
         files = revert(lab, int(task), solution_dir)

@@ -69,6 +69,17 @@ def rewrite_pages(labs: list, out: Path) -> int:
     """--pages-only: each page in the current format around its own table or sections (a page's
     table stays the one its run wrote: bench.json keeps the latest run of each lab, which need not
     be the one a page shows)."""
+    if not out.is_dir():
+        print(f"--pages-only: {out} is not a directory of results pages", file=sys.stderr)
+        return 2
+    try:
+        return _rewrite_pages(labs, out)
+    except ValueError as error:
+        print(f"--pages-only: {error}", file=sys.stderr)
+        return 1
+
+
+def _rewrite_pages(labs: list, out: Path) -> int:
     for lab in labs:
         page = out / f"{lab.name}.md"
         if page.exists():

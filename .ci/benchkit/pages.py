@@ -63,8 +63,10 @@ def earlier_page(path: Path) -> tuple[str, str, str]:
     """(the machine, the command, the body) of a page written before: by this module or by the
     first generator (a comment line, the machine line, `Command: ...`, then the body)."""
     lines = path.read_text().splitlines()
-    about = next(line for line in lines if line.startswith("GPU: "))
-    command_line = next(i for i, line in enumerate(lines) if line.startswith("Command: `"))
+    about = next((line for line in lines if line.startswith("GPU: ")), None)
+    command_line = next((i for i, line in enumerate(lines) if line.startswith("Command: `")), None)
+    if about is None or command_line is None or "`" not in lines[command_line][len("Command: `"):]:
+        raise ValueError(f"{path}: not a results page (no 'GPU: ' line or no 'Command: `...`' line)")
     command = lines[command_line][len("Command: `"):]
     command = command[:command.index("`")]
     rest = lines[command_line + 1:]

@@ -203,6 +203,13 @@ class Pages(unittest.TestCase):
             self.assertEqual((about, command), ("GPU: X.", "python3 .ci/bench.py"))
             self.assertEqual(pages.program_page("lab04", "reduce-bench", about, command, body, out), page)
 
+    def test_a_page_that_is_not_a_results_page_is_refused_by_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "lab04-reduce-bench.md"
+            path.write_text("# notes\n\nnothing generated here\n")
+            with self.assertRaisesRegex(ValueError, "lab04-reduce-bench.md: not a results page"):
+                pages.earlier_page(path)
+
 
 class Plots(unittest.TestCase):
     def check(self, draw, reports, name):

@@ -68,13 +68,45 @@ INSTRUCTOR_ONLY = re.compile(r"sssp(-cpu)?-ref\b|\b[a-z]+-bench-ref\b|\bsolution
                              r"|run_autograder|tests/gradescope")
 
 
-def names_what_it_lacks(release: Path) -> list[str]:
+def pages_naming_what_it_lacks(release: Path) -> list[str]:
     found = []
     for page in sorted(release.rglob("*.md")):
         rel = page.relative_to(release)
         for number, line in enumerate(page.read_text(errors="replace").splitlines(), 1):
             if (match := INSTRUCTOR_ONLY.search(line)):
                 found.append(f"{rel}:{number} names '{match.group(0)}', which the release does not have: {line.strip()}")
+    return found
+
+
+def the_search_can_fail() -> list[str]:
+    """The page search finds a name planted in a page (a check that cannot fail proves nothing)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "page.md").write_text("Run `build/bin/sssp-ref --algo lab01/` to compare.\n")
+        return [] if pages_naming_what_it_lacks(Path(tmp)) else ["the page search missed a planted 'sssp-ref'"]
+
+
+# A student block replaces a phrase or a sentence: the text both audiences read is
+# written once, outside the blocks, so that nothing is kept in two copies.
+STUDENT_BLOCK_WORDS = 40
+STUDENT_BLOCK = re.compile(r"^<!-- student:\n(.*?)^-->$", re.M | re.S)
+
+
+def student_blocks_are_short() -> list[str]:
+    tracked = subprocess.run(["git", "-C", str(REPO), "ls-files", "*.md"], capture_output=True, text=True,
+                             check=True).stdout.split()
+    found = []
+    for name in tracked:
+        text = (REPO / name).read_text(errors="replace")
+        for block in STUDENT_BLOCK.finditer(text):
+            if len(block.group(1).split()) > STUDENT_BLOCK_WORDS:
+                line = text[:block.start()].count("\n") + 1
+                found.append(f"{name}:{line}: a student block of {len(block.group(1).split())} words (at most "
+                             f"{STUDENT_BLOCK_WORDS}): write the shared text once, outside the blocks")
+    return found
+
+
+def names_what_it_lacks(release: Path) -> list[str]:
+    found = pages_naming_what_it_lacks(release)
     help_text = subprocess.run([sys.executable, str(release / "tests" / "grade.py"), "--help"], capture_output=True,
                                text=True).stdout
     found += [f"grade.py --help names '{m.group(0)}'" for m in INSTRUCTOR_ONLY.finditer(help_text)]
@@ -122,7 +154,7 @@ def main() -> int:
         release = Path(tmp) / "release"
         subprocess.run([sys.executable, str(REPO / "common/tools/make_release.py"), str(release)], check=True)
         found = problems(release) + grader_starts(release) + names_what_it_lacks(release) \
-            + is_a_fresh_repository(release)
+            + is_a_fresh_repository(release) + the_search_can_fail() + student_blocks_are_short()
         build = Path(tmp) / "build"
         configure = subprocess.run(["cmake", "-S", str(release), "-B", str(build), "-G", args.generator,
                                     "-DSSSP_ENABLE_CUDA=OFF"], capture_output=True, text=True)

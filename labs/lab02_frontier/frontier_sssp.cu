@@ -98,7 +98,7 @@ SsspResult FrontierSssp::run(vertex_t source) {
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
   const unsigned grid = sssp::cuda::grid_for(n, block);
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     initialise<<<grid, block>>>(n, source, s.cost.data(), s.updating_cost.data(), s.mask.data());
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;

@@ -235,7 +235,7 @@ SsspResult DenseBellmanFord::run(vertex_t source, Timeline* timeline) {
   Impl& s = *impl_;
   const vertex_t n = s.n;
   cudaStream_t main = s.main.get();
-  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     s.start.record(main);  // time 0 of the timeline
     initialise<<<s.column_blocks, kColumnsPerBlock, 0, main>>>(n, source, s.dist.data(), s.next.data(),
                                                                s.active.data(), s.counts.device());

@@ -187,7 +187,7 @@ Format SpmvBellmanFord::format() const { return impl_->format; }
 
 SsspResult SpmvBellmanFord::run(vertex_t source) {
   Impl& s = *impl_;
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     s.start(source, work);
     // TODO(task 5): repeat: rounds_per_check times, s.launch_sweep(s.current,
     // ++round, work) (it reads dist[current], writes the other buffer, and

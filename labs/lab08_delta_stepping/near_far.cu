@@ -436,7 +436,7 @@ SsspResult NearFarSssp::run(vertex_t source) {
   cudaStream_t stream = s.stream.get();
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         initialise<<<sssp::cuda::grid_for(s.n, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.n, source, s.delta, s.dist.data(), s.lists(), s.block_work.device(), s.grid);
         SSSP_CUDA_CHECK_LAUNCH();

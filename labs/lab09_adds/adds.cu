@@ -1254,7 +1254,7 @@ SsspResult AddsSssp::run(vertex_t source) {
   void* args[] = {&r};
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid),
                                                     dim3(kBlock), args, 0, stream));
         SSSP_CUDA_CHECK_LAUNCH();

@@ -72,7 +72,7 @@ BfsResult FrontierBfs::run(vertex_t source) {
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
   const unsigned grid = sssp::cuda::grid_for(n, block);
-  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<level_t>& {
     sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
     // One launch per level; the host learns from the flag whether the level

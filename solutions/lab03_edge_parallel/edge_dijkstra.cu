@@ -169,7 +169,7 @@ SsspResult EdgeDijkstra::run(vertex_t source) {
   const unsigned block = s.options.block_size;
   const unsigned vertex_blocks = sssp::cuda::grid_for(n, block);
   const unsigned arc_blocks = sssp::cuda::grid_for(s.graph.num_edges, block);
-  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     initialise<<<vertex_blocks, block>>>(n, source, s.dist.data(), s.settled_round.data(), s.round_min.device());
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;

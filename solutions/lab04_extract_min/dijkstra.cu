@@ -167,7 +167,7 @@ SsspResult ExtractMinDijkstra::run(vertex_t source) {
   Impl& s = *impl_;
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     initialise<<<sssp::cuda::grid_for(n, block), block>>>(n, source, s.tentative.data(), s.dist.data(),
                                                           s.state.device());
     SSSP_CUDA_CHECK_LAUNCH();

@@ -242,7 +242,7 @@ Format SpmvBellmanFord::format() const { return impl_->format; }
 
 SsspResult SpmvBellmanFord::run(vertex_t source) {
   Impl& s = *impl_;
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     s.start(source, work);
     // BEGIN SOLUTION task 5: the host loop, double buffering, looking every few rounds
     // Launch rounds_per_check sweeps, swapping the buffers after each, then

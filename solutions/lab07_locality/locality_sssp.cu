@@ -340,7 +340,7 @@ SsspResult LocalitySssp::run(vertex_t source) {
   unsigned needed = 0;  // launches this run needed: the last that flagged anything, plus the one that found quiet
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         initialise<<<sssp::cuda::grid_for(s.padded, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.padded, source, s.n, s.dist.data(), s.flags[0].data(), s.flags[1].data(), s.last_flagging_launch.device(),
             s.block_work.device(), s.grid);

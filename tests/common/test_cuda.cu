@@ -226,7 +226,7 @@ TEST(TimedRun, RejectsABadSourceBeforeAnyGpuWork) {
   sssp::cuda::DeviceBuffer<sssp::dist_t> storage(10, "distances");
   auto& dist = storage;  // (nvcc misreads a lambda returning a captured local as returning a local)
   bool ran = false;
-  const auto algorithm = [&](sssp::Counters&) -> auto& {
+  const auto algorithm = [&](sssp::Counters&) -> sssp::cuda::DeviceBuffer<sssp::dist_t>& {
     ran = true;
     return dist;
   };
@@ -243,7 +243,7 @@ TEST(TimedRun, ReturnsTheAnswerCountersAndTime) {
   sssp::cuda::DeviceBuffer<sssp::level_t> storage(5, "levels");
   auto& level = storage;
   const sssp::BfsResult result =
-      sssp::cuda::timed_run<sssp::level_t>(device_todo(), 2, 5, [&](sssp::Counters& work) -> auto& {
+      sssp::cuda::timed_run<sssp::level_t>(device_todo(), 2, 5, [&](sssp::Counters& work) -> sssp::cuda::DeviceBuffer<sssp::level_t>& {
         level.fill_bytes(0);
         spin<<<1, 1>>>(2'000'000);
         SSSP_CUDA_CHECK_LAUNCH();
@@ -262,7 +262,7 @@ TEST(TimedRun, DeviceTodoIsClearedBeforeEveryRun) {
   sssp::cuda::DeviceBuffer<sssp::dist_t> storage(3, "distances");
   auto& dist = storage;
   const auto run_task = [&](int task) {
-    return sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 0, 3, [&](sssp::Counters&) -> auto& {
+    return sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 0, 3, [&](sssp::Counters&) -> sssp::cuda::DeviceBuffer<sssp::dist_t>& {
       unfinished_task<<<1, 32>>>(task);
       SSSP_CUDA_CHECK_LAUNCH();
       return dist;

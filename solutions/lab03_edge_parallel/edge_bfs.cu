@@ -80,8 +80,8 @@ BfsResult EdgeBfs::run(vertex_t source) {
     for (level_t depth = 0;; ++depth) {
       ++work.iterations;
       s.grew.clear();
-      expand_level_by_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.num_edges,
-                                                  depth, s.level.data(), s.grew.device());
+      expand_level_by_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.num_edges, depth,
+                                                  s.level.data(), s.grew.device());
       SSSP_CUDA_CHECK_LAUNCH();
       ++work.kernel_launches;
       ++work.host_syncs;

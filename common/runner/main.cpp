@@ -119,7 +119,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
       },
       Repeat::kMany);
   p.count("--random-sources", "K", "K >= 1 distinct sources with out-degree > 0, drawn from --seed", o.random_sources,
-        1, std::numeric_limits<std::uint64_t>::max());
+          1, std::numeric_limits<std::uint64_t>::max());
   p.count("--reps", "R", "timed repetitions per source (default 3)", o.reps, 1, kMaxRepetitions);
   p.count("--warmup", "W", "untimed runs first (default 1)", o.warmup, 0, kMaxRepetitions);
   p.section("launch parameters (default: each lab's; an error for a chosen algorithm without it):");
@@ -223,8 +223,8 @@ std::vector<sssp::vertex_t> draw_sources(const sssp::CsrGraph& g, std::uint64_t 
     if (g.out_degree(v) > 0) candidates.push_back(v);
   }
   if (candidates.size() < count) {
-    throw sssp::InputError("--random-sources " + std::to_string(count) +
-                           " needs as many vertices with out-arcs, but " + g.name + " has " +
+    throw sssp::InputError("--random-sources " + std::to_string(count) + " needs as many vertices with out-arcs, but " +
+                           g.name + " has " +
                            (candidates.empty() ? "none" : "only " + std::to_string(candidates.size())));
   }
   std::vector<sssp::vertex_t> sources;
@@ -319,7 +319,8 @@ Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, co
   m.counters = out.counters;
   m.median_ms = sssp::bench::median(m.times_ms);
   m.peak_device_bytes = sssp::cuda::memory_stats().peak_bytes;
-  m.edges_traversed = a.bfs ? reached_arcs(g, out.levels, sssp::kUnreached) : reached_arcs(g, out.dist, sssp::kInfinity);
+  m.edges_traversed =
+      a.bfs ? reached_arcs(g, out.levels, sssp::kUnreached) : reached_arcs(g, out.dist, sssp::kInfinity);
   m.mteps = m.median_ms > 0 ? static_cast<double>(m.edges_traversed) / (m.median_ms * 1e3) : 0.0;
   if (o.verify) {
     const sssp::Verdict v = a.bfs ? sssp::verify_bfs(g, source, out.levels) : sssp::verify_sssp(g, source, out.dist);
@@ -375,8 +376,7 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
     if (!weights_warning.empty()) std::cout << ", \"weights_ignored\": \"" << json_escape(weights_warning) << '"';
     std::cout << "},\n"
               << "  \"device\": {\"available\": " << (device.available ? "true" : "false") << ", \"summary\": \""
-              << json_escape(device.summary()) << "\", \"round_trip_us\": " << round_trip_us
-              << "},\n  \"runs\": [";
+              << json_escape(device.summary()) << "\", \"round_trip_us\": " << round_trip_us << "},\n  \"runs\": [";
     for (std::size_t i = 0; i < ms.size(); ++i) {
       const Measurement& m = ms[i];
       std::cout << (i ? "," : "") << "\n    {\"algorithm\": \"" << m.algorithm->name << "\", \"source\": " << m.source;
@@ -395,8 +395,8 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
         std::cout << (t ? ", " : "");
         print_counters_json(std::cout, m.counters_per_run[t]);
       }
-      std::cout << "], \"peak_device_bytes\": " << m.peak_device_bytes << ", \"verified\": "
-                << (m.checked ? (m.verified ? "true" : "false") : "null") << ", \"verdict\": \""
+      std::cout << "], \"peak_device_bytes\": " << m.peak_device_bytes
+                << ", \"verified\": " << (m.checked ? (m.verified ? "true" : "false") : "null") << ", \"verdict\": \""
                 << json_escape(m.verdict) << "\"}";
     }
     std::cout << "\n  ]\n}\n";
@@ -408,10 +408,10 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
     for (const Measurement& m : ms) {
       const auto& c = m.counters;
       std::cout << csv_field(m.algorithm->name) << ',' << m.source << ',' << m.median_ms << ',' << m.mteps << ','
-                << c.iterations << ',' << c.vertices_processed << ',' << c.edges_relaxed << ','
-                << c.distance_updates << ',' << c.kernel_launches << ',' << c.host_syncs << ','
-                << m.peak_device_bytes << ',' << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ','
-                << csv_field(m.error) << ',' << csv_field(m.skipped) << ',' << csv_field(g.name) << '\n';
+                << c.iterations << ',' << c.vertices_processed << ',' << c.edges_relaxed << ',' << c.distance_updates
+                << ',' << c.kernel_launches << ',' << c.host_syncs << ',' << m.peak_device_bytes << ','
+                << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ',' << csv_field(m.error) << ','
+                << csv_field(m.skipped) << ',' << csv_field(g.name) << '\n';
     }
     return;
   }
@@ -435,13 +435,13 @@ void report(const Options& o, const sssp::CsrGraph& g, const std::string& weight
     const auto& c = m.counters;
     std::printf("%-26s %8u %11.3f %9.1f %10llu %10llu %11llu %8llu %6llu %9.1f  %s\n", m.algorithm->name.c_str(),
                 m.source, m.median_ms, m.mteps, static_cast<unsigned long long>(c.iterations),
-                static_cast<unsigned long long>(c.vertices_processed),
-                static_cast<unsigned long long>(c.edges_relaxed), static_cast<unsigned long long>(c.kernel_launches),
-                static_cast<unsigned long long>(c.host_syncs), static_cast<double>(m.peak_device_bytes) / 1048576.0,
+                static_cast<unsigned long long>(c.vertices_processed), static_cast<unsigned long long>(c.edges_relaxed),
+                static_cast<unsigned long long>(c.kernel_launches), static_cast<unsigned long long>(c.host_syncs),
+                static_cast<double>(m.peak_device_bytes) / 1048576.0,
                 m.checked ? (m.verified ? "yes" : ("NO: " + m.verdict).c_str()) : "not checked");
   }
-  std::printf("\nmedian of %u repetitions after %u warm-up; MTEPS counts the arcs leaving reached vertices\n",
-              o.reps, o.warmup);
+  std::printf("\nmedian of %u repetitions after %u warm-up; MTEPS counts the arcs leaving reached vertices\n", o.reps,
+              o.warmup);
 }
 
 // A weighted input keeps its own weights whatever --weights says: returns a
@@ -695,9 +695,8 @@ int run(int argc, char** argv) {
   const double round_trip_us =
       any_gpu && sssp::cuda::query_device().available ? sssp::cuda::measure_round_trip_us() : -1.0;
   report(o, graph, weights_warning, load_s, round_trip_us, results);
-  const bool any_ran = std::any_of(results.begin(), results.end(), [](const Measurement& m) {
-    return m.skipped.empty() && m.error.empty();
-  });
+  const bool any_ran = std::any_of(results.begin(), results.end(),
+                                   [](const Measurement& m) { return m.skipped.empty() && m.error.empty(); });
   if (!any_ran && all_good) {
     std::fprintf(stderr,
                  "sssp: no algorithm ran: every one chosen was skipped (the table says why), so nothing was "

@@ -16,8 +16,8 @@ void add_shared_options(cli::Parser& parser, BenchArgs& args) {
   parser.text("--gen", "SPEC", "generate, as sssp --gen (default " + args.spec + ")", args.spec);
   parser.option("--weights", "LO:HI[:SEED]", "weights for unweighted input, or unit (default 1:1000:1)",
                 [&args](const std::string& value) { args.weights = WeightPolicy::parse(value); });
-  parser.count("--source", "V", "source vertex, 0-based (default " + std::to_string(args.source) + ")", args.source,
-               0, kMaxVertices - 1);
+  parser.count("--source", "V", "source vertex, 0-based (default " + std::to_string(args.source) + ")", args.source, 0,
+               kMaxVertices - 1);
   parser.count("--repeats", "R", "timed runs per row (default " + std::to_string(args.repeats) + ")", args.repeats, 1,
                kMaxRepeats);
   parser.count("--block-size", "B", "threads per block (default " + std::to_string(args.block_size) + ")",
@@ -28,7 +28,8 @@ void add_shared_options(cli::Parser& parser, BenchArgs& args) {
 CsrGraph load_graph(const BenchArgs& args) {
   ReadOptions read;
   read.weights = args.weights;
-  CsrGraph g = to_csr(args.graph_file.empty() ? generate(args.spec, args.weights, 1) : read_graph(args.graph_file, read));
+  CsrGraph g =
+      to_csr(args.graph_file.empty() ? generate(args.spec, args.weights, 1) : read_graph(args.graph_file, read));
   require_valid_source(g, args.source);
   return g;
 }

@@ -36,8 +36,13 @@ void Parser::add(Option option) {
 }
 
 void Parser::flag(std::string name, std::string help, std::function<void()> set) {
-  add({std::move(name), "", std::move(help), [set = std::move(set)](const std::string&) { set(); }, Repeat::kOnce,
-       "", {}});
+  add({std::move(name),
+       "",
+       std::move(help),
+       [set = std::move(set)](const std::string&) { set(); },
+       Repeat::kOnce,
+       "",
+       {}});
 }
 
 void Parser::option(std::string name, std::string metavar, std::string help,

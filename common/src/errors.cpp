@@ -10,11 +10,9 @@
 namespace sssp {
 
 InvalidSource::InvalidSource(unsigned long long source, unsigned long long num_vertices)
-    : std::out_of_range("source vertex " + std::to_string(source) +
-                        " is not a vertex of the graph (valid ids are 0.." +
-                        (num_vertices == 0 ? std::string("none: the graph is empty")
-                                           : std::to_string(num_vertices - 1)) +
-                        ")") {}
+    : std::out_of_range(
+          "source vertex " + std::to_string(source) + " is not a vertex of the graph (valid ids are 0.." +
+          (num_vertices == 0 ? std::string("none: the graph is empty") : std::to_string(num_vertices - 1)) + ")") {}
 
 InvalidSource::InvalidSource(const std::string& message) : std::out_of_range(message) {}
 

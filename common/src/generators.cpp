@@ -66,8 +66,8 @@ constexpr unsigned kMaxRmatScale = 30;
 
 void require_arcs_fit(std::uint64_t arcs, const std::string& what) {
   if (arcs > kMaxEdges) {
-    throw InputError(what + " would have " + std::to_string(arcs) +
-                     " arcs, more than the limit of " + std::to_string(kMaxEdges));
+    throw InputError(what + " would have " + std::to_string(arcs) + " arcs, more than the limit of " +
+                     std::to_string(kMaxEdges));
   }
 }
 
@@ -98,8 +98,8 @@ void require_fits_in_memory(std::uint64_t vertices, std::uint64_t arcs, const st
     throw InputError(what + " would have " + std::to_string(vertices) + " vertices, more than the limit of " +
                      std::to_string(kDefaultMaxVertices) + " (the graph readers' cap): ask for a smaller graph");
   }
-  constexpr std::uint64_t kBytesPerArc = (2 * sizeof(vertex_t) + sizeof(weight_t))  // edge list
-                                         + (sizeof(vertex_t) + sizeof(weight_t));   // CSR
+  constexpr std::uint64_t kBytesPerArc = (2 * sizeof(vertex_t) + sizeof(weight_t))    // edge list
+                                         + (sizeof(vertex_t) + sizeof(weight_t));     // CSR
   const std::uint64_t bytes = arcs * kBytesPerArc + (vertices + 1) * sizeof(edge_t);  // arcs <= 2^32: no overflow
   const std::uint64_t memory = physical_memory_bytes();
   if (memory > 0 && bytes > memory) {
@@ -135,13 +135,12 @@ EdgeList make_grid(vertex_t rows, vertex_t cols, const WeightPolicy& weights) {
   const std::string what = "grid " + std::to_string(rows) + "x" + std::to_string(cols);
   const std::uint64_t vertices = std::uint64_t{rows} * cols;  // < 2^64: both factors < 2^32
   if (vertices > kMaxVertices) {
-    throw InputError(what + " would have " + std::to_string(vertices) +
-                     " vertices, more than the limit of " + std::to_string(kMaxVertices));
+    throw InputError(what + " would have " + std::to_string(vertices) + " vertices, more than the limit of " +
+                     std::to_string(kMaxVertices));
   }
   // 2 (r (c - 1) + c (r - 1)) arcs; rows, cols >= 1 unless the product is 0.
   const std::uint64_t arcs =
-      vertices == 0 ? 0
-                    : 2 * (std::uint64_t{rows} * (cols - 1) + std::uint64_t{cols} * (rows - 1));
+      vertices == 0 ? 0 : 2 * (std::uint64_t{rows} * (cols - 1) + std::uint64_t{cols} * (rows - 1));
   require_arcs_fit(arcs, what);
   EdgeList e = empty_list(static_cast<vertex_t>(vertices), arcs, what, weights);
   std::uint64_t edge = 0;
@@ -163,10 +162,10 @@ EdgeList make_grid(vertex_t rows, vertex_t cols, const WeightPolicy& weights) {
   return e;
 }
 
-EdgeList make_uniform_random(vertex_t num_vertices, std::uint64_t num_edges,
-                             const WeightPolicy& weights, std::uint64_t seed) {
-  const std::string what = "random " + std::to_string(num_vertices) + " vertices " +
-                           std::to_string(num_edges) + " arcs seed " + std::to_string(seed);
+EdgeList make_uniform_random(vertex_t num_vertices, std::uint64_t num_edges, const WeightPolicy& weights,
+                             std::uint64_t seed) {
+  const std::string what = "random " + std::to_string(num_vertices) + " vertices " + std::to_string(num_edges) +
+                           " arcs seed " + std::to_string(seed);
   require_arcs_fit(num_edges, what);
   if (num_vertices == 0 && num_edges > 0) {
     throw InputError(what + ": arcs need at least one vertex");
@@ -181,16 +180,14 @@ EdgeList make_uniform_random(vertex_t num_vertices, std::uint64_t num_edges,
   return e;
 }
 
-EdgeList make_rmat(unsigned scale, unsigned edge_factor, const WeightPolicy& weights,
-                   std::uint64_t seed, RmatParams params) {
-  const std::string what = "rmat scale " + std::to_string(scale) + " edge factor " +
-                           std::to_string(edge_factor) + " seed " + std::to_string(seed) +
-                           " a/b/c " + format_double(params.a) + "/" + format_double(params.b) +
-                           "/" + format_double(params.c);
+EdgeList make_rmat(unsigned scale, unsigned edge_factor, const WeightPolicy& weights, std::uint64_t seed,
+                   RmatParams params) {
+  const std::string what = "rmat scale " + std::to_string(scale) + " edge factor " + std::to_string(edge_factor) +
+                           " seed " + std::to_string(seed) + " a/b/c " + format_double(params.a) + "/" +
+                           format_double(params.b) + "/" + format_double(params.c);
   // `!(x >= 0)` also rejects NaN. The small slack accepts parameters whose
   // decimal sum is 1 but whose binary sum rounds just above it.
-  if (!(params.a >= 0) || !(params.b >= 0) || !(params.c >= 0) ||
-      !(params.a + params.b + params.c <= 1 + 1e-9)) {
+  if (!(params.a >= 0) || !(params.b >= 0) || !(params.c >= 0) || !(params.a + params.b + params.c <= 1 + 1e-9)) {
     throw InputError(what + ": R-MAT probabilities need a, b, c >= 0 and a + b + c <= 1");
   }
   if (scale > kMaxRmatScale) {
@@ -286,8 +283,7 @@ constexpr std::string_view kSpecForms =
     "grid:ROWSxCOLS, random:N:M, rmat:SCALE[:EDGEFACTOR], chain:N, star:N, complete:N";
 
 [[noreturn]] void bad_spec(const std::string& spec, const std::string& why) {
-  throw InputError("generator spec '" + spec + "': " + why + " (valid forms: " +
-                   std::string(kSpecForms) + ")");
+  throw InputError("generator spec '" + spec + "': " + why + " (valid forms: " + std::string(kSpecForms) + ")");
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -301,14 +297,14 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 }
 
 // A decimal integer in [lo, hi]; anything else (a sign, spaces, overflow) is rejected.
-std::uint64_t parse_field(const std::string& spec, std::string_view field, const char* what,
-                          std::uint64_t lo, std::uint64_t hi) {
+std::uint64_t parse_field(const std::string& spec, std::string_view field, const char* what, std::uint64_t lo,
+                          std::uint64_t hi) {
   std::uint64_t value = 0;
   const char* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
   if (field.empty() || ec != std::errc{} || ptr != end || value < lo || value > hi) {
-    bad_spec(spec, std::string(what) + " '" + std::string(field) + "' is not an integer in " +
-                       std::to_string(lo) + ".." + std::to_string(hi));
+    bad_spec(spec, std::string(what) + " '" + std::string(field) + "' is not an integer in " + std::to_string(lo) +
+                       ".." + std::to_string(hi));
   }
   return value;
 }
@@ -353,10 +349,9 @@ EdgeList generate(const std::string& spec, const WeightPolicy& weights, std::uin
   if (family == "rmat") {
     require_fields(2, 3);
     const auto scale = static_cast<unsigned>(parse_field(spec, f[1], "scale", 0, kMaxRmatScale));
-    const auto edge_factor =
-        f.size() == 3 ? static_cast<unsigned>(parse_field(spec, f[2], "edge factor", 1,
-                                                          std::numeric_limits<unsigned>::max()))
-                      : 16U;  // the Graph500 default
+    const auto edge_factor = f.size() == 3 ? static_cast<unsigned>(parse_field(spec, f[2], "edge factor", 1,
+                                                                               std::numeric_limits<unsigned>::max()))
+                                           : 16U;  // the Graph500 default
     return quoting_spec([&] { return make_rmat(scale, edge_factor, weights, seed); });
   }
   if (family == "chain") {

@@ -9,9 +9,8 @@ namespace sssp {
 
 void EdgeList::validate() const {
   if (dst.size() != src.size() || weight.size() != src.size()) {
-    throw InputError(name + ": edge arrays differ in length (src " + std::to_string(src.size()) +
-                     ", dst " + std::to_string(dst.size()) + ", weight " +
-                     std::to_string(weight.size()) + ")");
+    throw InputError(name + ": edge arrays differ in length (src " + std::to_string(src.size()) + ", dst " +
+                     std::to_string(dst.size()) + ", weight " + std::to_string(weight.size()) + ")");
   }
   if (src.size() > kMaxEdges) {
     throw InputError(name + ": " + std::to_string(src.size()) + " arcs exceed the limit of " +
@@ -19,9 +18,8 @@ void EdgeList::validate() const {
   }
   for (std::size_t i = 0; i < src.size(); ++i) {
     if (src[i] >= num_vertices || dst[i] >= num_vertices) {
-      throw InputError(name + ": arc " + std::to_string(i) + " (" + std::to_string(src[i]) +
-                       " -> " + std::to_string(dst[i]) + ") names a vertex outside 0.." +
-                       std::to_string(num_vertices) + "-1");
+      throw InputError(name + ": arc " + std::to_string(i) + " (" + std::to_string(src[i]) + " -> " +
+                       std::to_string(dst[i]) + ") names a vertex outside 0.." + std::to_string(num_vertices) + "-1");
     }
   }
 }
@@ -30,9 +28,8 @@ void CsrGraph::validate() const {
   if (offsets.empty()) throw InputError(name + ": CSR offsets are empty (need num_vertices + 1)");
   if (offsets.front() != 0) throw InputError(name + ": CSR offsets[0] is not 0");
   if (offsets.back() != targets.size() || weights.size() != targets.size()) {
-    throw InputError(name + ": CSR arrays disagree: offsets end at " +
-                     std::to_string(offsets.back()) + ", " + std::to_string(targets.size()) +
-                     " targets, " + std::to_string(weights.size()) + " weights");
+    throw InputError(name + ": CSR arrays disagree: offsets end at " + std::to_string(offsets.back()) + ", " +
+                     std::to_string(targets.size()) + " targets, " + std::to_string(weights.size()) + " weights");
   }
   for (std::size_t u = 0; u + 1 < offsets.size(); ++u) {
     if (offsets[u] > offsets[u + 1]) {
@@ -42,8 +39,8 @@ void CsrGraph::validate() const {
   const vertex_t n = num_vertices();
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (targets[i] >= n) {
-      throw InputError(name + ": CSR target " + std::to_string(i) + " is " +
-                       std::to_string(targets[i]) + ", not a vertex");
+      throw InputError(name + ": CSR target " + std::to_string(i) + " is " + std::to_string(targets[i]) +
+                       ", not a vertex");
     }
   }
 }
@@ -51,9 +48,8 @@ void CsrGraph::validate() const {
 namespace {
 
 // Counting sort of arcs by `key`: stable, so arcs of one vertex keep their input order.
-CsrGraph bucket_arcs(vertex_t num_vertices, const std::vector<vertex_t>& key,
-                     const std::vector<vertex_t>& other, const std::vector<weight_t>& weight,
-                     std::string name) {
+CsrGraph bucket_arcs(vertex_t num_vertices, const std::vector<vertex_t>& key, const std::vector<vertex_t>& other,
+                     const std::vector<weight_t>& weight, std::string name) {
   CsrGraph g;
   g.name = std::move(name);
   g.offsets.assign(std::size_t{num_vertices} + 1, 0);
@@ -108,9 +104,8 @@ std::string describe(const CsrGraph& graph) {
   for (vertex_t u = 0; u < graph.num_vertices(); ++u) {
     max_degree = std::max(max_degree, graph.out_degree(u));
   }
-  return graph.name + ": " + std::to_string(graph.num_vertices()) + " vertices, " +
-         std::to_string(graph.num_edges()) + " arcs, max out-degree " +
-         std::to_string(max_degree);
+  return graph.name + ": " + std::to_string(graph.num_vertices()) + " vertices, " + std::to_string(graph.num_edges()) +
+         " arcs, max out-degree " + std::to_string(max_degree);
 }
 
 }  // namespace sssp

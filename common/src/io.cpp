@@ -80,11 +80,10 @@ GraphFormat detect_format(LineReader& in) {
 
 }  // namespace
 
-EdgeList parse_source(ByteSource& source, const std::string& name_in_messages,
-                      const std::string& graph_name, const ReadOptions& options) {
+EdgeList parse_source(ByteSource& source, const std::string& name_in_messages, const std::string& graph_name,
+                      const ReadOptions& options) {
   LineReader in(source, name_in_messages);
-  const GraphFormat format =
-      options.format == GraphFormat::kAuto ? detect_format(in) : options.format;
+  const GraphFormat format = options.format == GraphFormat::kAuto ? detect_format(in) : options.format;
   EdgeList graph;
   if (format == GraphFormat::kDimacs || format == GraphFormat::kPace) {
     graph = parse_dimacs_like(in, options, format == GraphFormat::kPace);
@@ -101,8 +100,7 @@ EdgeList parse_source(ByteSource& source, const std::string& name_in_messages,
 
 EdgeList read_graph(const std::string& path, const ReadOptions& options) {
   io_detail::FileSource source(path, options.max_inflation);
-  return io_detail::parse_source(source, path, std::filesystem::path(path).filename().string(),
-                                 options);
+  return io_detail::parse_source(source, path, std::filesystem::path(path).filename().string(), options);
 }
 
 EdgeList parse_graph(const std::string& text, const std::string& name, const ReadOptions& options) {

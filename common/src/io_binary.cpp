@@ -111,19 +111,17 @@ CsrGraph load_binary(const std::string& path) {
   const auto num_edges = get<std::uint64_t>(header, 24);
   const auto name_length = get<std::uint64_t>(header, 32);
   if (num_vertices > kMaxVertices || num_edges > kMaxEdges || name_length > file_size) {
-    throw bad("header claims " + std::to_string(num_vertices) + " vertices, " +
-              std::to_string(num_edges) + " arcs and a " + std::to_string(name_length) +
-              "-byte name: impossible (limits " + std::to_string(kMaxVertices) + ", " +
-              std::to_string(kMaxEdges) + ", file size)");
+    throw bad("header claims " + std::to_string(num_vertices) + " vertices, " + std::to_string(num_edges) +
+              " arcs and a " + std::to_string(name_length) + "-byte name: impossible (limits " +
+              std::to_string(kMaxVertices) + ", " + std::to_string(kMaxEdges) + ", file size)");
   }
   // After the checks above the name is at most the file's size and every other
   // term is below 2^36, so the sum cannot overflow.
   const std::uint64_t expected = kHeaderBytes + name_length + sizeof(edge_t) * (num_vertices + 1) +
-                                 (sizeof(vertex_t) + sizeof(weight_t)) * num_edges +
-                                 sizeof(std::uint64_t);
+                                 (sizeof(vertex_t) + sizeof(weight_t)) * num_edges + sizeof(std::uint64_t);
   if (expected != file_size) {
-    throw bad("file is " + std::to_string(file_size) + " bytes but its header implies " +
-              std::to_string(expected) + " (truncated or damaged)");
+    throw bad("file is " + std::to_string(file_size) + " bytes but its header implies " + std::to_string(expected) +
+              " (truncated or damaged)");
   }
 
   CsrGraph graph;

@@ -26,11 +26,10 @@ std::string hex16(std::uint64_t value) {
 // accepted, is part of the key too.
 std::string entry_path(const std::string& cache_dir, const std::string& name, std::uint64_t content,
                        const ReadOptions& options) {
-  const std::string key =
-      name + "\n" + hex16(content) + "\n" + std::to_string(static_cast<int>(options.format)) +
-      "\n" + options.weights.to_string() + "\n" + std::to_string(options.snap_undirected) + "\n" +
-      std::to_string(options.max_vertices) + "\n" + std::to_string(options.max_edges) + "\n" +
-      std::to_string(options.max_extra_vertices) + "\n" + std::to_string(options.max_inflation);
+  const std::string key = name + "\n" + hex16(content) + "\n" + std::to_string(static_cast<int>(options.format)) +
+                          "\n" + options.weights.to_string() + "\n" + std::to_string(options.snap_undirected) + "\n" +
+                          std::to_string(options.max_vertices) + "\n" + std::to_string(options.max_edges) + "\n" +
+                          std::to_string(options.max_extra_vertices) + "\n" + std::to_string(options.max_inflation);
   io_detail::WordHash hash;
   hash.update(key.data(), key.size());
   return (fs::path(cache_dir) / (name + "." + hex16(hash.finish()) + ".csr")).string();
@@ -38,14 +37,11 @@ std::string entry_path(const std::string& cache_dir, const std::string& name, st
 
 // The cache only saves time: failing to use it must not fail a run that could
 // read the graph.
-void warn(const std::string& what) {
-  std::cerr << "warning: " << what << "; going on without the graph cache\n";
-}
+void warn(const std::string& what) { std::cerr << "warning: " << what << "; going on without the graph cache\n"; }
 
 }  // namespace
 
-CsrGraph load_graph_cached(const std::string& path, const ReadOptions& options,
-                           const std::string& cache_dir) {
+CsrGraph load_graph_cached(const std::string& path, const ReadOptions& options, const std::string& cache_dir) {
   if (cache_dir.empty()) return to_csr(read_graph(path, options));
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);

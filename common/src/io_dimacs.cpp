@@ -41,8 +41,7 @@ EdgeList parse_dimacs_like(LineReader& in, const ReadOptions& options, bool pace
       const std::uint64_t m = header.items;
       // A PACE edge becomes two arcs; after the first check m <= 2^32, so 2m cannot overflow.
       out.check_arcs(m, std::to_string(m) + " " + items);
-      if (pace)
-        out.check_arcs(2 * m, std::to_string(m) + " edges (" + std::to_string(2 * m) + " arcs)");
+      if (pace) out.check_arcs(2 * m, std::to_string(m) + " edges (" + std::to_string(2 * m) + " arcs)");
       out.reserve(pace ? 2 * m : m);
       continue;
     }
@@ -57,8 +56,7 @@ EdgeList parse_dimacs_like(LineReader& in, const ReadOptions& options, bool pace
     if (count == header.items) fail_too_many(in, "header", header.items, items);
     if (pace) {
       const vertex_t u = parse_one_based(in, tag, header.vertices);
-      const vertex_t v =
-          parse_one_based(in, fields.require(in, "second vertex id"), header.vertices);
+      const vertex_t v = parse_one_based(in, fields.require(in, "second vertex id"), header.vertices);
       fields.expect_end(in);
       const weight_t w = options.weights.weight_of(count);
       out.add(u, v, w);

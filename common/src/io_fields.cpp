@@ -111,24 +111,22 @@ weight_t parse_real_weight(const LineReader& in, std::string_view field) {
 vertex_t parse_one_based(const LineReader& in, std::string_view field, std::uint64_t n) {
   const std::uint64_t id = parse_u64(in, field, "vertex id");
   if (id == 0 || id > n) {
-    in.fail("vertex id " + std::to_string(id) + " is out of range 1.." + std::to_string(n) +
-            " (ids are 1-based)");
+    in.fail("vertex id " + std::to_string(id) + " is out of range 1.." + std::to_string(n) + " (ids are 1-based)");
   }
   return static_cast<vertex_t>(id - 1);
 }
 
-void check_count(const LineReader& in, std::string_view declared_by, std::uint64_t declared,
-                 std::uint64_t actual, std::string_view items) {
+void check_count(const LineReader& in, std::string_view declared_by, std::uint64_t declared, std::uint64_t actual,
+                 std::string_view items) {
   if (declared != actual) {
-    in.fail(std::string(declared_by) + " declares " + std::to_string(declared) + " " +
-            std::string(items) + " but the file has " + std::to_string(actual));
+    in.fail(std::string(declared_by) + " declares " + std::to_string(declared) + " " + std::string(items) +
+            " but the file has " + std::to_string(actual));
   }
 }
 
-void fail_too_many(const LineReader& in, std::string_view declared_by, std::uint64_t declared,
-                   std::string_view items) {
-  in.fail(std::string(declared_by) + " declares " + std::to_string(declared) + " " +
-          std::string(items) + " but the file has more");
+void fail_too_many(const LineReader& in, std::string_view declared_by, std::uint64_t declared, std::string_view items) {
+  in.fail(std::string(declared_by) + " declares " + std::to_string(declared) + " " + std::string(items) +
+          " but the file has more");
 }
 
 Builder::Builder(const LineReader& in, const ReadOptions& options)
@@ -139,15 +137,15 @@ Builder::Builder(const LineReader& in, const ReadOptions& options)
 
 void Builder::check_vertices(std::uint64_t n) const {
   if (n > max_vertices_) {
-    in_.fail("declares " + std::to_string(n) + " vertices, more than the limit of " +
-             std::to_string(max_vertices_) + " (ReadOptions::max_vertices)");
+    in_.fail("declares " + std::to_string(n) + " vertices, more than the limit of " + std::to_string(max_vertices_) +
+             " (ReadOptions::max_vertices)");
   }
 }
 
 void Builder::check_arcs(std::uint64_t m, std::string_view what) const {
   if (m > max_arcs_) {
-    in_.fail("declares " + std::string(what) + ", more than the limit of " +
-             std::to_string(max_arcs_) + " arcs (ReadOptions::max_edges)");
+    in_.fail("declares " + std::string(what) + ", more than the limit of " + std::to_string(max_arcs_) +
+             " arcs (ReadOptions::max_edges)");
   }
 }
 
@@ -172,14 +170,12 @@ EdgeList Builder::finish(std::uint64_t num_vertices) {
 
 EdgeList Builder::finish_declared(const Declared& header) {
   // max_extra_vertices may be anything up to 2^64 - 1; the sum saturates.
-  const std::uint64_t limit =
-      in_.data_bytes() + std::min(max_extra_vertices_, ~std::uint64_t{0} - in_.data_bytes());
+  const std::uint64_t limit = in_.data_bytes() + std::min(max_extra_vertices_, ~std::uint64_t{0} - in_.data_bytes());
   if (header.vertices > limit) {
-    in_.fail_at(header.line,
-                "declares " + std::to_string(header.vertices) + " vertices, more than the " +
-                    std::to_string(limit) + " its data allow: one per byte of data lines (" +
-                    std::to_string(in_.data_bytes()) + ") plus " +
-                    std::to_string(max_extra_vertices_) + " (ReadOptions::max_extra_vertices)");
+    in_.fail_at(header.line, "declares " + std::to_string(header.vertices) + " vertices, more than the " +
+                                 std::to_string(limit) + " its data allow: one per byte of data lines (" +
+                                 std::to_string(in_.data_bytes()) + ") plus " + std::to_string(max_extra_vertices_) +
+                                 " (ReadOptions::max_extra_vertices)");
   }
   return finish(header.vertices);
 }

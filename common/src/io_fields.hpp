@@ -39,20 +39,18 @@ class Fields {
   std::string_view rest_;
 };
 
-[[nodiscard]] std::uint64_t parse_u64(const LineReader& in, std::string_view field,
-                                      std::string_view what);
+[[nodiscard]] std::uint64_t parse_u64(const LineReader& in, std::string_view field, std::string_view what);
 [[nodiscard]] weight_t parse_weight(const LineReader& in, std::string_view field);
 // Matrix Market `real` entries, rounded to the nearest integer weight.
 [[nodiscard]] weight_t parse_real_weight(const LineReader& in, std::string_view field);
 // A 1-based id checked against the declared vertex count, returned 0-based.
-[[nodiscard]] vertex_t parse_one_based(const LineReader& in, std::string_view field,
-                                       std::uint64_t n);
+[[nodiscard]] vertex_t parse_one_based(const LineReader& in, std::string_view field, std::uint64_t n);
 
 // Fails unless the file had as many items as its header declared.
-void check_count(const LineReader& in, std::string_view declared_by, std::uint64_t declared,
-                 std::uint64_t actual, std::string_view items);
-[[noreturn]] void fail_too_many(const LineReader& in, std::string_view declared_by,
-                                std::uint64_t declared, std::string_view items);
+void check_count(const LineReader& in, std::string_view declared_by, std::uint64_t declared, std::uint64_t actual,
+                 std::string_view items);
+[[noreturn]] void fail_too_many(const LineReader& in, std::string_view declared_by, std::uint64_t declared,
+                                std::string_view items);
 
 // What a header line (DIMACS and PACE `p`, the Matrix Market size line) declared.
 struct Declared {

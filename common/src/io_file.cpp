@@ -115,8 +115,7 @@ std::size_t FileSource::inflate_into(char* out, std::size_t capacity) {
     } else if (rc == Z_MEM_ERROR) {
       throw InputError("out of memory while decompressing");
     } else if (rc != Z_OK) {
-      throw InputError(std::string("corrupt gzip data (") +
-                       (z_.msg != nullptr ? z_.msg : "zlib error") + ")");
+      throw InputError(std::string("corrupt gzip data (") + (z_.msg != nullptr ? z_.msg : "zlib error") + ")");
     }
   }
   inflated_bytes_ += wanted - z_.avail_out;
@@ -126,8 +125,7 @@ std::size_t FileSource::inflate_into(char* out, std::size_t capacity) {
 
 void FileSource::require_plausible_inflation() const {
   constexpr std::uint64_t kAnyRatioUpTo = std::uint64_t{1} << 20;
-  if (max_inflation_ == 0 || inflated_bytes_ <= kAnyRatioUpTo ||
-      inflated_bytes_ / max_inflation_ <= stored_bytes_) {
+  if (max_inflation_ == 0 || inflated_bytes_ <= kAnyRatioUpTo || inflated_bytes_ / max_inflation_ <= stored_bytes_) {
     return;
   }
   throw InputError("gzip data inflates more than " + std::to_string(max_inflation_) + " times (" +

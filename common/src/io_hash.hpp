@@ -43,8 +43,7 @@ class WordHash {
   [[nodiscard]] std::uint64_t finish() const {
     WordHash copy = *this;
     if (copy.pending_ > 0) {
-      std::fill(copy.word_bytes_.begin() + static_cast<std::ptrdiff_t>(copy.pending_),
-                copy.word_bytes_.end(), 0);
+      std::fill(copy.word_bytes_.begin() + static_cast<std::ptrdiff_t>(copy.pending_), copy.word_bytes_.end(), 0);
       copy.absorb_pending();
     }
     return splitmix64(copy.hash_ ^ copy.total_);

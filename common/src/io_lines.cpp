@@ -10,9 +10,7 @@ namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-bool has_carriage_return(std::string_view text) {
-  return std::memchr(text.data(), '\r', text.size()) != nullptr;
-}
+bool has_carriage_return(std::string_view text) { return std::memchr(text.data(), '\r', text.size()) != nullptr; }
 
 }  // namespace
 
@@ -40,8 +38,7 @@ bool LineReader::next(std::string_view& line) {
   }
 }
 
-bool LineReader::deliver(std::string_view& line, std::size_t begin, std::size_t length,
-                         std::size_t used) {
+bool LineReader::deliver(std::string_view& line, std::size_t begin, std::size_t length, std::size_t used) {
   std::string_view text(buffer_.get() + begin, length);
   if (length > kMaxLineBytes) fail_overlong(text);
   last_begin_ = begin;

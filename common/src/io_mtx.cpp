@@ -12,8 +12,7 @@ namespace {
 
 std::string lowercase(std::string_view text) {
   std::string s(text);
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -41,8 +40,7 @@ Banner parse_banner(LineReader& in) {
   banner.expect_end(in);
   if (object != "matrix") in.fail("unsupported object " + quote(object) + " (only 'matrix')");
   if (layout != "coordinate") {
-    in.fail("unsupported format " + quote(layout) +
-            ": only sparse 'coordinate' matrices are graphs");
+    in.fail("unsupported format " + quote(layout) + ": only sparse 'coordinate' matrices are graphs");
   }
   Banner result{};
   if (field_name == "integer") {
@@ -92,15 +90,9 @@ EdgeList parse_matrix_market(LineReader& in, const ReadOptions& options) {
     const vertex_t j = parse_one_based(in, fields.require(in, "column index"), size.vertices);
     weight_t w = 0;
     switch (banner.field) {
-      case MmField::kInteger:
-        w = parse_weight(in, fields.require(in, "value"));
-        break;
-      case MmField::kReal:
-        w = parse_real_weight(in, fields.require(in, "value"));
-        break;
-      case MmField::kPattern:
-        w = options.weights.weight_of(count);
-        break;
+      case MmField::kInteger: w = parse_weight(in, fields.require(in, "value")); break;
+      case MmField::kReal: w = parse_real_weight(in, fields.require(in, "value")); break;
+      case MmField::kPattern: w = options.weights.weight_of(count); break;
     }
     fields.expect_end(in);
     // The format stores only the lower triangle of a symmetric matrix; an entry

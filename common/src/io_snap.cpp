@@ -17,8 +17,7 @@ EdgeList parse_snap(LineReader& in, const ReadOptions& options) {
     const std::uint64_t label = parse_u64(in, field, "vertex id");
     const auto [it, added] = ids.try_emplace(label, static_cast<vertex_t>(ids.size()));
     if (added && ids.size() > max_vertices) {
-      in.fail("more than " + std::to_string(max_vertices) +
-              " distinct vertex ids (ReadOptions::max_vertices)");
+      in.fail("more than " + std::to_string(max_vertices) + " distinct vertex ids (ReadOptions::max_vertices)");
     }
     return it->second;
   };

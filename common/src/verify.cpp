@@ -21,8 +21,7 @@ std::string format_value(dist_t d, dist_t inf) { return d == inf ? "inf" : std::
 // checked as "every reached vertex is reachable from the source along tight
 // arcs", which makes each finite distance the length of a real path.
 template <typename Value, typename ArcWeight>
-Verdict certify(const CsrGraph& graph, vertex_t source, std::span<const Value> d, Value inf,
-                ArcWeight arc_weight) {
+Verdict certify(const CsrGraph& graph, vertex_t source, std::span<const Value> d, Value inf, ArcWeight arc_weight) {
   Verdict verdict;
   const vertex_t n = graph.num_vertices();
   auto fail = [&](vertex_t v, std::uint64_t count, std::string message) {
@@ -33,19 +32,19 @@ Verdict certify(const CsrGraph& graph, vertex_t source, std::span<const Value> d
     return verdict;
   };
   if (d.size() != n) {
-    return fail(0, 1, "the answer has " + std::to_string(d.size()) + " entries but the graph has " +
-                          std::to_string(n) + " vertices");
+    return fail(
+        0, 1,
+        "the answer has " + std::to_string(d.size()) + " entries but the graph has " + std::to_string(n) + " vertices");
   }
   if (source >= n) return fail(source, 1, "source " + std::to_string(source) + " is not a vertex");
   if (d[source] != 0) {
-    return fail(source, 1, "the source " + std::to_string(source) + " has distance " +
-                               format_value(d[source], inf) + ", expected 0");
+    return fail(
+        source, 1,
+        "the source " + std::to_string(source) + " has distance " + format_value(d[source], inf) + ", expected 0");
   }
   // Condition 2: no arc can still be relaxed. The sum saturates at `inf`, so a
   // garbage value near the top of the range cannot wrap around.
-  auto relaxed = [inf](Value du, std::uint64_t w) -> Value {
-    return du >= inf - w ? inf : static_cast<Value>(du + w);
-  };
+  auto relaxed = [inf](Value du, std::uint64_t w) -> Value { return du >= inf - w ? inf : static_cast<Value>(du + w); };
   std::vector<std::uint8_t> bad(n, 0);
   std::uint64_t bad_count = 0;
   vertex_t first_bad = n;
@@ -62,13 +61,11 @@ Verdict certify(const CsrGraph& graph, vertex_t source, std::span<const Value> d
       }
       if (v < first_bad) {
         first_bad = v;
-        first_message = "vertex " + std::to_string(v) + " has distance " + format_value(d[v], inf) +
-                        ", but arc " + std::to_string(u) + " -> " + std::to_string(v) +
-                        " (weight " + std::to_string(arc_weight(e)) + ") from " +
-                        std::to_string(u) + " at distance " + format_value(d[u], inf) +
-                        " gives it " + format_value(candidate, inf) +
-                        (d[v] == inf ? ": it is reachable but was left unreached"
-                                     : ": the distance is too large");
+        first_message = "vertex " + std::to_string(v) + " has distance " + format_value(d[v], inf) + ", but arc " +
+                        std::to_string(u) + " -> " + std::to_string(v) + " (weight " + std::to_string(arc_weight(e)) +
+                        ") from " + std::to_string(u) + " at distance " + format_value(d[u], inf) + " gives it " +
+                        format_value(candidate, inf) +
+                        (d[v] == inf ? ": it is reachable but was left unreached" : ": the distance is too large");
       }
     }
   }
@@ -96,8 +93,7 @@ Verdict certify(const CsrGraph& graph, vertex_t source, std::span<const Value> d
   }
   if (bad_count != 0) {
     return fail(first_bad, bad_count,
-                "vertex " + std::to_string(first_bad) + " has distance " +
-                    format_value(d[first_bad], inf) +
+                "vertex " + std::to_string(first_bad) + " has distance " + format_value(d[first_bad], inf) +
                     ", which is not the length of any path from the source (no chain of tight "
                     "arcs, d[u] + w == d[v], leads to it from " +
                     std::to_string(source) + "): the distance is too small" +
@@ -121,14 +117,14 @@ Verdict compare(std::span<const Value> expected, std::span<const Value> actual, 
     if (verdict.ok) {
       verdict.ok = false;
       verdict.vertex = static_cast<vertex_t>(v);
-      verdict.message = "first wrong vertex " + std::to_string(v) + ": expected " +
-                        format_value(expected[v], inf) + ", got " + format_value(actual[v], inf);
+      verdict.message = "first wrong vertex " + std::to_string(v) + ": expected " + format_value(expected[v], inf) +
+                        ", got " + format_value(actual[v], inf);
     }
     ++verdict.failures;
   }
   if (!verdict.ok) {
-    verdict.message += " (" + std::to_string(verdict.failures) + " of " +
-                       std::to_string(expected.size()) + " vertices wrong)";
+    verdict.message +=
+        " (" + std::to_string(verdict.failures) + " of " + std::to_string(expected.size()) + " vertices wrong)";
   }
   return verdict;
 }

@@ -10,8 +10,7 @@ namespace sssp {
 
 WeightPolicy WeightPolicy::uniform(weight_t lo, weight_t hi, std::uint64_t seed) {
   if (lo > hi) {
-    throw InputError("weight range " + std::to_string(lo) + ":" + std::to_string(hi) +
-                     " is empty (need lo <= hi)");
+    throw InputError("weight range " + std::to_string(lo) + ":" + std::to_string(hi) + " is empty (need lo <= hi)");
   }
   WeightPolicy p;
   p.kind = Kind::kUniform;
@@ -41,8 +40,7 @@ T parse_number(const std::string& field, const std::string& whole) {
   const char* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
   if (field.empty() || ec != std::errc{} || ptr != end) {
-    throw InputError("weight policy '" + whole + "': '" + field +
-                     "' is not a non-negative integer in range");
+    throw InputError("weight policy '" + whole + "': '" + field + "' is not a non-negative integer in range");
   }
   return value;
 }

@@ -10,7 +10,8 @@ piece of student work is a marked region:
     // ...lines the student starts from, each commented out here...
     // END SOLUTION
 
-In the skeleton the region becomes the SKELETON lines (uncommented) or, by
+In the skeleton the region becomes the SKELETON lines (uncommented; a
+preprocessor line at column 0, as clang-format places it) or, by
 default, a TODO comment and SSSP_TODO(lab, task, "title"), which throws
 sssp::NotImplemented naming the lab and task. Every region's skeleton must
 contain SSSP_TODO (SSSP_DEVICE_TODO inside a kernel, given in a SKELETON
@@ -88,7 +89,8 @@ def derive(text: str, lab_number: int, origin: str) -> str:
                     raise MarkerError(f"{origin}:{i + 1}: SKELETON lines must be comments")
                 body = stripped[2:]
                 body = body[1:] if body.startswith(" ") else body
-                lead = lines[i][: len(lines[i]) - len(stripped)]
+                # A preprocessor directive goes to column 0, where clang-format puts it.
+                lead = "" if body.startswith("#") else lines[i][: len(lines[i]) - len(stripped)]
                 skeleton.append(lead + body if body.strip() else "\n")
             i += 1
         if i == len(lines):

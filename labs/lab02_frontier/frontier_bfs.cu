@@ -23,9 +23,8 @@ SSSP_DEVICE_TODO_STATE(2);
 // One thread per vertex; the vertices of level `depth` are the frontier. A
 // neighbour seen for the first time gets depth + 1. Two threads may both see
 // it unreached and both write depth + 1: the same value, so the race is benign.
-__global__ void expand_level(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                             vertex_t n, level_t depth, level_t* __restrict__ level,
-                             unsigned* __restrict__ grew) {
+__global__ void expand_level(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets, vertex_t n,
+                             level_t depth, level_t* __restrict__ level, unsigned* __restrict__ grew) {
   for (std::uint64_t u = sssp::cuda::global_thread_index(); u < n; u += sssp::cuda::grid_stride()) {
     if (level[u] != depth) continue;
     // TODO(task 4): give every unreached out-neighbour of u the level
@@ -43,9 +42,7 @@ struct FrontierBfs::Impl {
   sssp::cuda::HostFlag grew;
 
   Impl(const CsrGraph& g, Options o)
-      : options((validate(o), o)),
-        graph((require_memory(g), g)),
-        level(g.num_vertices(), "levels") {}
+      : options((validate(o), o)), graph((require_memory(g), g)), level(g.num_vertices(), "levels") {}
 
   static void require_memory(const CsrGraph& g) {
     sssp::cuda::require_free_memory(
@@ -63,7 +60,7 @@ BfsResult FrontierBfs::run(vertex_t source) {
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
   const unsigned grid = sssp::cuda::grid_for(n, block);
-  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<level_t>& {
     sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
     // One launch per level; the host learns from the flag whether the level

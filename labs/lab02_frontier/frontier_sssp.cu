@@ -22,8 +22,7 @@ namespace {
 SSSP_DEVICE_TODO_STATE(2);
 
 // Every vertex unreached, not in the frontier; the source at 0 and in it.
-__global__ void initialise(vertex_t n, vertex_t source, dist_t* cost, dist_t* updating_cost,
-                           std::uint8_t* mask) {
+__global__ void initialise(vertex_t n, vertex_t source, dist_t* cost, dist_t* updating_cost, std::uint8_t* mask) {
   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
     const bool is_source = v == source;
     cost[v] = is_source ? 0 : sssp::kInfinity;
@@ -37,9 +36,8 @@ __global__ void initialise(vertex_t n, vertex_t source, dist_t* cost, dist_t* up
 // can offer to one neighbour at once, hence atomicMin. Only updating_cost is
 // written, and only cost is read, so no thread sees a half-finished round.
 __global__ void relax_frontier(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                               const weight_t* __restrict__ weights, vertex_t n,
-                               std::uint8_t* __restrict__ mask, const dist_t* __restrict__ cost,
-                               dist_t* __restrict__ updating_cost) {
+                               const weight_t* __restrict__ weights, vertex_t n, std::uint8_t* __restrict__ mask,
+                               const dist_t* __restrict__ cost, dist_t* __restrict__ updating_cost) {
   for (std::uint64_t u = sssp::cuda::global_thread_index(); u < n; u += sssp::cuda::grid_stride()) {
     if (!mask[u]) continue;
     // TODO(task 1): take u out of the frontier, then offer cost[u] + w to the
@@ -88,8 +86,7 @@ struct FrontierSssp::Impl {
   }
 };
 
-FrontierSssp::FrontierSssp(const CsrGraph& graph, Options options)
-    : impl_(std::make_unique<Impl>(graph, options)) {}
+FrontierSssp::FrontierSssp(const CsrGraph& graph, Options options) : impl_(std::make_unique<Impl>(graph, options)) {}
 
 FrontierSssp::~FrontierSssp() = default;
 
@@ -98,7 +95,7 @@ SsspResult FrontierSssp::run(vertex_t source) {
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
   const unsigned grid = sssp::cuda::grid_for(n, block);
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     initialise<<<grid, block>>>(n, source, s.cost.data(), s.updating_cost.data(), s.mask.data());
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;

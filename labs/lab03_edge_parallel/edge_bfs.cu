@@ -61,8 +61,9 @@ EdgeBfs::~EdgeBfs() = default;
 
 BfsResult EdgeBfs::run(vertex_t source) {
   Impl& s = *impl_;
+  const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  return sssp::cuda::timed_run<level_t>(device_todo(), source, s.graph.num_vertices, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<level_t>& {
     sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
     // TODO(task 2): for depth = 0, 1, ...: clear s.grew, launch

@@ -31,8 +31,7 @@ SSSP_DEVICE_TODO_STATE(3);
 /// settled_round[v] of a vertex not settled yet.
 constexpr std::uint32_t kNotSettled = std::numeric_limits<std::uint32_t>::max();
 
-__global__ void initialise(vertex_t n, vertex_t source, dist_t* dist, std::uint32_t* settled_round,
-                           dist_t* round_min) {
+__global__ void initialise(vertex_t n, vertex_t source, dist_t* dist, std::uint32_t* settled_round, dist_t* round_min) {
   if (sssp::cuda::global_thread_index() == 0) *round_min = sssp::kInfinity;
   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
     dist[v] = v == source ? 0 : sssp::kInfinity;
@@ -59,8 +58,8 @@ __global__ void find_round_minimum(vertex_t n, const dist_t* __restrict__ dist,
 // `minimum` and weights are not negative. Recording the round, not just
 // "settled", lets the relax kernel pick exactly this round's vertices.
 __global__ void settle_round_minimum(vertex_t n, const dist_t* __restrict__ dist,
-                                     std::uint32_t* __restrict__ settled_round, std::uint32_t round,
-                                     dist_t minimum, dist_t* round_min) {
+                                     std::uint32_t* __restrict__ settled_round, std::uint32_t round, dist_t minimum,
+                                     dist_t* round_min) {
   // The next round's find_round_minimum starts from infinity. Nothing reads
   // *round_min in this kernel or the next (the host passed `minimum` by
   // value), so one thread resets it here instead of a separate memset.
@@ -78,8 +77,8 @@ __global__ void settle_round_minimum(vertex_t n, const dist_t* __restrict__ dist
 // `minimum`, so the offer loses.
 __global__ void relax_settled_arcs(const vertex_t* __restrict__ tails, const vertex_t* __restrict__ heads,
                                    const weight_t* __restrict__ weights, std::uint64_t num_arcs,
-                                   const std::uint32_t* __restrict__ settled_round, std::uint32_t round,
-                                   dist_t minimum, dist_t* __restrict__ dist) {
+                                   const std::uint32_t* __restrict__ settled_round, std::uint32_t round, dist_t minimum,
+                                   dist_t* __restrict__ dist) {
   for (std::uint64_t e = sssp::cuda::global_thread_index(); e < num_arcs; e += sssp::cuda::grid_stride()) {
     // TODO(task 5): if the tail of arc e was settled in this round, offer
     // minimum + weights[e] to dist of its head with sssp::cuda::atomic_min_dist.
@@ -122,8 +121,8 @@ struct EdgeDijkstra::Impl {
     const dist_t minimum = round_min.read();
     if (++minimum_reads > std::uint64_t{graph.num_vertices} + 1) {
       device_todo().check();
-      throw sssp::AlgorithmError("edge-based Dijkstra: round " + std::to_string(minimum_reads - 1) +
-                                 " on a graph of " + std::to_string(graph.num_vertices) +
+      throw sssp::AlgorithmError("edge-based Dijkstra: round " + std::to_string(minimum_reads - 1) + " on a graph of " +
+                                 std::to_string(graph.num_vertices) +
                                  " vertices, and every right round settles one: a round settled nothing (does "
                                  "find_round_minimum skip settled vertices, and does settle_round_minimum "
                                  "settle every unsettled vertex at the minimum?)");
@@ -132,8 +131,7 @@ struct EdgeDijkstra::Impl {
   }
 };
 
-EdgeDijkstra::EdgeDijkstra(const CsrGraph& graph, Options options)
-    : impl_(std::make_unique<Impl>(graph, options)) {}
+EdgeDijkstra::EdgeDijkstra(const CsrGraph& graph, Options options) : impl_(std::make_unique<Impl>(graph, options)) {}
 
 EdgeDijkstra::~EdgeDijkstra() = default;
 
@@ -143,22 +141,23 @@ SsspResult EdgeDijkstra::run(vertex_t source) {
   const unsigned block = s.options.block_size;
   const unsigned vertex_blocks = sssp::cuda::grid_for(n, block);
   const unsigned arc_blocks = sssp::cuda::grid_for(s.graph.num_edges, block);
-  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
-    initialise<<<vertex_blocks, block>>>(n, source, s.dist.data(), s.settled_round.data(), s.round_min.device());
-    SSSP_CUDA_CHECK_LAUNCH();
-    ++work.kernel_launches;
-    s.minimum_reads = 0;
-    // TODO(task 6): for round = 0, 1, ...: launch find_round_minimum, read
-    // the minimum with s.read_round_minimum(), stop if it is sssp::kInfinity,
-    // else launch settle_round_minimum and relax_settled_arcs with it. Count
-    // iterations (rounds that settled something), kernel_launches and
-    // host_syncs.
-    SSSP_TODO(3, 6, "the host loop, one round per distinct settled distance");
-    return s.dist;
-  });
+  SsspResult result =
+      sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
+        initialise<<<vertex_blocks, block>>>(n, source, s.dist.data(), s.settled_round.data(), s.round_min.device());
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        s.minimum_reads = 0;
+        // TODO(task 6): for round = 0, 1, ...: launch find_round_minimum, read
+        // the minimum with s.read_round_minimum(), stop if it is sssp::kInfinity,
+        // else launch settle_round_minimum and relax_settled_arcs with it. Count
+        // iterations (rounds that settled something), kernel_launches and
+        // host_syncs.
+        SSSP_TODO(3, 6, "the host loop, one round per distinct settled distance");
+        return s.dist;
+      });
   // Every reached vertex was settled before the minimum became infinite.
-  result.counters.vertices_processed = static_cast<std::uint64_t>(std::count_if(
-      result.values.begin(), result.values.end(), [](dist_t d) { return d != sssp::kInfinity; }));
+  result.counters.vertices_processed = static_cast<std::uint64_t>(
+      std::count_if(result.values.begin(), result.values.end(), [](dist_t d) { return d != sssp::kInfinity; }));
   return result;
 }
 

@@ -65,8 +65,8 @@ inline void require_reduction_block_size(unsigned block_size) {
 /// @param blocks_done   a counter that is 0 before the launch; reset to 0
 ///                      by the last block, ready for the next launch
 template <typename Finish>
-__device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_results,
-                            unsigned* blocks_done, Finish finish) {
+__device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_results, unsigned* blocks_done,
+                            Finish finish) {
   __shared__ ArgMin warp_results[kWarpSize];
   __shared__ bool is_last_block;
   ArgMin mine{};

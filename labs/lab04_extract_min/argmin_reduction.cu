@@ -30,8 +30,8 @@ namespace {
 // Stages 1-4 take the keys on the first pass (the index of a key is its
 // position, in_index is null) and the candidates of the previous pass after
 // that. Out of range, the identity: infinity with an index no element has.
-__device__ __forceinline__ ArgMin load_candidate(const dist_t* in_key, const std::uint32_t* in_index,
-                                                 std::uint64_t n, std::uint64_t i) {
+__device__ __forceinline__ ArgMin load_candidate(const dist_t* in_key, const std::uint32_t* in_index, std::uint64_t n,
+                                                 std::uint64_t i) {
   if (i >= n) return ArgMin{};
   return {in_key[i], in_index != nullptr ? in_index[i] : static_cast<std::uint32_t>(i)};
 }
@@ -194,8 +194,8 @@ struct ArgMinReduction::Impl {
     blocks_done = DeviceBuffer<unsigned>(1, "block counter");
     blocks_done.fill_bytes(0);
     std::size_t scratch_bytes = 0;
-    SSSP_CUDA_CHECK(cub::DeviceReduce::ArgMin(nullptr, scratch_bytes, keys.data(), cub_min.device(),
-                                              cub_index.device(), n));
+    SSSP_CUDA_CHECK(
+        cub::DeviceReduce::ArgMin(nullptr, scratch_bytes, keys.data(), cub_min.device(), cub_index.device(), n));
     cub_scratch = DeviceBuffer<std::uint8_t>(scratch_bytes, "CUB scratch");
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -225,11 +225,9 @@ struct ArgMinReduction::Impl {
           break;
         case Stage::kFirstStepDuringLoad:
           argmin_first_step_during_load<<<grid, block, shared_bytes(block)>>>(in_key, in_index, count, out_key,
-                                                                               out_index);
+                                                                              out_index);
           break;
-        default:
-          argmin_warp_shuffle<<<grid, block>>>(in_key, in_index, count, out_key, out_index);
-          break;
+        default: argmin_warp_shuffle<<<grid, block>>>(in_key, in_index, count, out_key, out_index); break;
       }
       SSSP_CUDA_CHECK_LAUNCH();
       ++work.kernel_launches;
@@ -275,8 +273,8 @@ ReductionResult ArgMinReduction::run(Stage stage) {
   if (stage == Stage::kManyPerThread) {
     out.argmin = s.result.read();
   } else {
-    SSSP_CUDA_CHECK(cudaMemcpy(&out.argmin.key, s.pass_key[answer_buffer].data(), sizeof(dist_t),
-                               cudaMemcpyDeviceToHost));
+    SSSP_CUDA_CHECK(
+        cudaMemcpy(&out.argmin.key, s.pass_key[answer_buffer].data(), sizeof(dist_t), cudaMemcpyDeviceToHost));
     SSSP_CUDA_CHECK(cudaMemcpy(&out.argmin.index, s.pass_index[answer_buffer].data(), sizeof(std::uint32_t),
                                cudaMemcpyDeviceToHost));
   }

@@ -28,7 +28,7 @@ namespace {
 
 /// What the host reads back every few rounds.
 struct RoundState {
-  ArgMin extracted;     ///< The last round's arg-min; key kInfinity once nothing is left.
+  ArgMin extracted;           ///< The last round's arg-min; key kInfinity once nothing is left.
   std::uint32_t settled = 0;  ///< Vertices extracted so far.
 };
 
@@ -47,18 +47,17 @@ __global__ void initialise(vertex_t n, vertex_t source, dist_t* tentative, dist_
 // block settles the winner: its distance is final, and taking it out of Q
 // is setting its key to infinity. An infinite winner means Q holds only
 // unreachable vertices: the round records it and settles nothing.
-__global__ void extract_min(dist_t* tentative, vertex_t n, ArgMin* block_results, unsigned* blocks_done,
-                            dist_t* dist, RoundState* state) {
+__global__ void extract_min(dist_t* tentative, vertex_t n, ArgMin* block_results, unsigned* blocks_done, dist_t* dist,
+                            RoundState* state) {
   // Writing a key in the launch that reads the keys is safe: every block's
   // reads happen before its ticket, and the last block writes after drawing.
-  lab04::device::grid_argmin(tentative, n, block_results, blocks_done,
-                             [=](const ArgMin& found) {
-                               state->extracted = found;
-                               if (found.key == sssp::kInfinity) return;
-                               dist[found.index] = found.key;
-                               tentative[found.index] = sssp::kInfinity;
-                               ++state->settled;
-                             });
+  lab04::device::grid_argmin(tentative, n, block_results, blocks_done, [=](const ArgMin& found) {
+    state->extracted = found;
+    if (found.key == sssp::kInfinity) return;
+    dist[found.index] = found.key;
+    tentative[found.index] = sssp::kInfinity;
+    ++state->settled;
+  });
 }
 
 // Algorithm 1 (c), Relax: the threads of the grid share the out-arcs of the
@@ -132,7 +131,8 @@ struct ExtractMinDijkstra::Impl {
       device_todo().check();
       throw sssp::AlgorithmError("ExtractMin Dijkstra: " + std::to_string(most_rounds) + " rounds on a graph of " +
                                  std::to_string(graph.num_vertices) + " vertices, where a right loop needs at most " +
-                                 std::to_string(most_rounds / 2) + ": either a settled vertex came out of Q again "
+                                 std::to_string(most_rounds / 2) +
+                                 ": either a settled vertex came out of Q again "
                                  "(does Relax skip settled heads?) or the host loop does not stop at the first "
                                  "infinite minimum");
     }
@@ -157,7 +157,7 @@ SsspResult ExtractMinDijkstra::run(vertex_t source) {
   Impl& s = *impl_;
   const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     initialise<<<sssp::cuda::grid_for(n, block), block>>>(n, source, s.tentative.data(), s.dist.data(),
                                                           s.state.device());
     SSSP_CUDA_CHECK_LAUNCH();

@@ -34,8 +34,8 @@ inline constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::ma
 /// The result of an arg-min: the smallest key, and the smallest index that
 /// holds it (ties go to the smaller index, so the answer is unique).
 struct ArgMin {
-  dist_t key = sssp::kInfinity;   ///< Smallest key.
-  std::uint32_t index = kNoIndex; ///< Smallest position holding `key`.
+  dist_t key = sssp::kInfinity;    ///< Smallest key.
+  std::uint32_t index = kNoIndex;  ///< Smallest position holding `key`.
   /// Both fields equal.
   friend bool operator==(const ArgMin&, const ArgMin&) = default;
 };

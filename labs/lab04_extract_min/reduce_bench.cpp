@@ -103,10 +103,11 @@ int run(int argc, char** argv) {
   }
   const std::size_t last = sizes.size() - 1;
   const double bytes = static_cast<double>(sizes[last]) * sizeof(dist_t);
-  std::printf("\nTimes in microseconds. At n = %zu: stage 5 reads %.0f GB/s, CUB %.0f GB/s; "
-              "stage 5 / CUB = %.2f\n",
-              sizes[last], bytes / (us[rows - 3][last] * 1e3), bytes / (us[rows - 2][last] * 1e3),
-              us[rows - 3][last] / us[rows - 2][last]);
+  std::printf(
+      "\nTimes in microseconds. At n = %zu: stage 5 reads %.0f GB/s, CUB %.0f GB/s; "
+      "stage 5 / CUB = %.2f\n",
+      sizes[last], bytes / (us[rows - 3][last] * 1e3), bytes / (us[rows - 2][last] * 1e3),
+      us[rows - 3][last] / us[rows - 2][last]);
   return report.finish(all_correct, "some arg-min differed from the CPU loop's");
 }
 

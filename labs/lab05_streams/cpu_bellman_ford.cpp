@@ -31,22 +31,19 @@ struct alignas(64) BandWork {
 /// The state every thread of a run shares.
 struct Round {
   vertex_t n = 0;
-  std::vector<dist_t> dist;         // distances after the last round: what this round reads
-  std::vector<dist_t> next;         // this round's offers; next[v] <= dist[v] at all times
-  std::vector<std::uint8_t> active; // 1 if dist[v] was lowered by the last round (round 1: the source)
+  std::vector<dist_t> dist;          // distances after the last round: what this round reads
+  std::vector<dist_t> next;          // this round's offers; next[v] <= dist[v] at all times
+  std::vector<std::uint8_t> active;  // 1 if dist[v] was lowered by the last round (round 1: the source)
 };
 
 // What arc u -> v offers v: infinite without an arc or while u is unreached
 // (the naive version reads those rows too), else a finite distance plus a
 // 32-bit weight, which cannot overflow.
-inline dist_t offer(dist_t du, weight_t w) {
-  return w == kNoEdge || du == sssp::kInfinity ? sssp::kInfinity : du + w;
-}
+inline dist_t offer(dist_t du, weight_t w) { return w == kNoEdge || du == sssp::kInfinity ? sssp::kInfinity : du + w; }
 
 }  // namespace
 
-std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, CpuOptions options,
-                                     Counters* counters) {
+std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, CpuOptions options, Counters* counters) {
   const vertex_t n = graph.num_vertices();
   Counters work;
   Round s;

@@ -77,8 +77,8 @@ template <bool kActiveRowsOnly>
 __global__ void relax_rows(const weight_t* __restrict__ matrix, vertex_t n, vertex_t first_row, vertex_t end_row,
                            const dist_t* __restrict__ dist, const std::uint8_t* __restrict__ active,
                            dist_t* __restrict__ next, RunCounts* __restrict__ counts) {
-  __shared__ vertex_t tile_rows[kRowsPerTile];    // the tile's rows to relax, compacted
-  __shared__ dist_t tile_dist[kRowsPerTile];      // their distances
+  __shared__ vertex_t tile_rows[kRowsPerTile];  // the tile's rows to relax, compacted
+  __shared__ dist_t tile_dist[kRowsPerTile];    // their distances
   __shared__ unsigned tile_count;
   // The tile loop depends on blockIdx.y alone: every thread of the block
   // takes the same turns, so all of them reach each __syncthreads().
@@ -142,8 +142,8 @@ struct DenseBellmanFord::Impl {
   DeviceBuffer<dist_t> next;
   DeviceBuffer<std::uint8_t> active;
   sssp::cuda::DeviceWord<RunCounts> counts;
-  Stream main;                       // initialisation, rounds 2.., the download
-  std::vector<Stream> streams;       // stream k copies and first relaxes part k
+  Stream main;                  // initialisation, rounds 2.., the download
+  std::vector<Stream> streams;  // stream k copies and first relaxes part k
   std::vector<Part> parts;
   std::vector<PartEvents> events;
   Event start, initialised, first_round;
@@ -206,8 +206,8 @@ struct DenseBellmanFord::Impl {
 
   // Enqueues the end of a round on the main stream.
   void launch_finish(Counters& work) {
-    finish_round<<<column_blocks, kColumnsPerBlock, 0, main.get()>>>(
-        n, dist.data(), next.data(), active.data(), counts.device());
+    finish_round<<<column_blocks, kColumnsPerBlock, 0, main.get()>>>(n, dist.data(), next.data(), active.data(),
+                                                                     counts.device());
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;
     ++work.iterations;
@@ -235,30 +235,33 @@ SsspResult DenseBellmanFord::run(vertex_t source, Timeline* timeline) {
   Impl& s = *impl_;
   const vertex_t n = s.n;
   cudaStream_t main = s.main.get();
-  SsspResult result = sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
-    s.start.record(main);  // time 0 of the timeline
-    initialise<<<s.column_blocks, kColumnsPerBlock, 0, main>>>(n, source, s.dist.data(), s.next.data(),
-                                                               s.active.data(), s.counts.device());
-    SSSP_CUDA_CHECK_LAUNCH();
-    ++work.kernel_launches;
-    s.initialised.record(main);
-    // TODO(task 4): for each part k (s.parts[k], its stream s.streams[k],
-    // its events s.events[k]): record copy_begin, cudaMemcpyAsync the part's
-    // rows (whole rows: one contiguous block) from s.graph.data() into
-    // s.matrix on the part's stream, record copied, make the stream wait for
-    // s.initialised, s.launch_relax the part's rows there, record relaxed, and
-    // make s.main wait for it. Then s.launch_finish(work) ends round 1.
-    SSSP_TODO(5, 4, "copy part k in stream k and relax it there as soon as it has arrived (round 1)");
-    s.first_round.record(main);
-    const std::uint64_t limit = s.round_limit();
-    // TODO(task 5): round 1 is done (work.iterations == 1). Naive: launch
-    // s.launch_relax(0, n, main, work) and s.launch_finish(work) until
-    // work.iterations == limit, without looking at the device. Work-efficient:
-    // after each round read s.counts.read(main).lowered (count host_syncs);
-    // stop when it did not grow during the last round, or at the limit.
-    SSSP_TODO(5, 5, "the remaining rounds: naive to the limit, work-efficient until nothing changes");
-    return s.dist;
-  }, main);
+  SsspResult result = sssp::cuda::timed_run<dist_t>(
+      device_todo(), source, n,
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
+        s.start.record(main);  // time 0 of the timeline
+        initialise<<<s.column_blocks, kColumnsPerBlock, 0, main>>>(n, source, s.dist.data(), s.next.data(),
+                                                                   s.active.data(), s.counts.device());
+        SSSP_CUDA_CHECK_LAUNCH();
+        ++work.kernel_launches;
+        s.initialised.record(main);
+        // TODO(task 4): for each part k (s.parts[k], its stream s.streams[k],
+        // its events s.events[k]): record copy_begin, cudaMemcpyAsync the part's
+        // rows (whole rows: one contiguous block) from s.graph.data() into
+        // s.matrix on the part's stream, record copied, make the stream wait for
+        // s.initialised, s.launch_relax the part's rows there, record relaxed, and
+        // make s.main wait for it. Then s.launch_finish(work) ends round 1.
+        SSSP_TODO(5, 4, "copy part k in stream k and relax it there as soon as it has arrived (round 1)");
+        s.first_round.record(main);
+        const std::uint64_t limit = s.round_limit();
+        // TODO(task 5): round 1 is done (work.iterations == 1). Naive: launch
+        // s.launch_relax(0, n, main, work) and s.launch_finish(work) until
+        // work.iterations == limit, without looking at the device. Work-efficient:
+        // after each round read s.counts.read(main).lowered (count host_syncs);
+        // stop when it did not grow during the last round, or at the limit.
+        SSSP_TODO(5, 5, "the remaining rounds: naive to the limit, work-efficient until nothing changes");
+        return s.dist;
+      },
+      main);
   // The copy-out synchronised main, which every part's stream joined: every
   // event of the run has completed. What the kernels counted, untimed:
   const RunCounts totals = s.counts.read(main);

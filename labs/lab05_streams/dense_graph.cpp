@@ -39,8 +39,8 @@ void for_row_bands(vertex_t n, Body body) {
 DenseGraph::DenseGraph(vertex_t n, HostMemory memory, std::string name)
     : n_(n), memory_(memory), name_(std::move(name)) {
   if (n > kMaxDenseVertices) {
-    throw sssp::InputError("a dense graph may have at most " + std::to_string(kMaxDenseVertices) +
-                           " vertices, got " + std::to_string(n));
+    throw sssp::InputError("a dense graph may have at most " + std::to_string(kMaxDenseVertices) + " vertices, got " +
+                           std::to_string(n));
   }
   const std::size_t size = bytes();
   if (size == 0) return;
@@ -57,8 +57,8 @@ DenseGraph::DenseGraph(vertex_t n, HostMemory memory, std::string name)
   } else {
     data_ = static_cast<weight_t*>(std::malloc(size));
     if (data_ == nullptr) {
-      throw sssp::InputError("cannot allocate " + gib(size) + " of host memory for the " + std::to_string(n) +
-                             " x " + std::to_string(n) + " matrix of " + name_);
+      throw sssp::InputError("cannot allocate " + gib(size) + " of host memory for the " + std::to_string(n) + " x " +
+                             std::to_string(n) + " matrix of " + name_);
     }
   }
   weight_t* data = data_;
@@ -104,8 +104,8 @@ void DenseGraph::set_weight(vertex_t u, vertex_t v, weight_t w) {
                            std::to_string(n_) + "-vertex matrix of " + name_);
   }
   if (w == kNoEdge) {
-    throw sssp::InputError("arc " + std::to_string(u) + " -> " + std::to_string(v) + " of " + name_ +
-                           " weighs " + std::to_string(w) + ", the matrix's no-arc marker (lab05::kNoEdge)");
+    throw sssp::InputError("arc " + std::to_string(u) + " -> " + std::to_string(v) + " of " + name_ + " weighs " +
+                           std::to_string(w) + ", the matrix's no-arc marker (lab05::kNoEdge)");
   }
   data_[index(u, v)] = w;
 }

@@ -64,14 +64,13 @@ std::optional<Args> parse(int argc, char** argv, sssp::bench::Report& report) {
   sssp::cli::Parser parser("stream-bench [options]",
                            "Lab 05: the paper's two figures on this machine (random complete graphs, weights\n"
                            "1..1000, pinned memory), and the overlap read from event timestamps.");
-  parser.option("--sizes", "N,N,...", "vertex counts, 3 to " + std::to_string(lab05::kMaxDenseVertices) +
-                " (default 1000,2000,5000,10000,20000)", [&](const std::string& v) {
-                  args.sizes = parse_list("--sizes", v, 3, lab05::kMaxDenseVertices);
-                });
-  parser.option("--streams", "K,K,...", "stream counts, 1 to " + std::to_string(lab05::kMaxStreams) +
-                " (default 1,2,4,8)", [&](const std::string& v) {
-                  args.streams = parse_list("--streams", v, 1, lab05::kMaxStreams);
-                });
+  parser.option(
+      "--sizes", "N,N,...",
+      "vertex counts, 3 to " + std::to_string(lab05::kMaxDenseVertices) + " (default 1000,2000,5000,10000,20000)",
+      [&](const std::string& v) { args.sizes = parse_list("--sizes", v, 3, lab05::kMaxDenseVertices); });
+  parser.option("--streams", "K,K,...",
+                "stream counts, 1 to " + std::to_string(lab05::kMaxStreams) + " (default 1,2,4,8)",
+                [&](const std::string& v) { args.streams = parse_list("--streams", v, 1, lab05::kMaxStreams); });
   parser.count("--reps", "R", "timed runs per cell (default 3)", args.reps, 1, sssp::bench::kMaxRepeats);
   parser.count("--seed", "S", "graph seed (default 1)", args.seed, 0, UINT64_MAX);
   parser.count("--probe-rounds", "P", "rounds timed beyond 2 to extrapolate a long naive run (default 8)",
@@ -177,8 +176,9 @@ int run_benchmarks(const Args& args, sssp::bench::Report& report) {
       return result.device_ms;
     };
     const bool gpu_naive_full = n <= args.gpu_naive_max;
-    const Timing gpu_naive = naive_time(n, gpu_naive_full, args.probe_rounds, gpu_naive_full && n >= 10000 ? 1 : args.reps,
-                                        [&](std::uint64_t rounds) { return gpu_time(lab05::Variant::kNaive, 1, rounds); });
+    const Timing gpu_naive =
+        naive_time(n, gpu_naive_full, args.probe_rounds, gpu_naive_full && n >= 10000 ? 1 : args.reps,
+                   [&](std::uint64_t rounds) { return gpu_time(lab05::Variant::kNaive, 1, rounds); });
 
     std::vector<double> we_by_k;
     for (const std::uint64_t k : args.streams) {
@@ -187,8 +187,12 @@ int run_benchmarks(const Args& args, sssp::bench::Report& report) {
       we_by_k.push_back(sssp::bench::median(runs));
     }
     const double best_we = *std::min_element(we_by_k.begin(), we_by_k.end());
-    std::vector<sssp::bench::Cell> cells = {n, {g.bytes() / 1e6, 0}, cpu_counters.iterations, cpu_naive.text(),
-                                            gpu_naive.text(), {sssp::bench::median(cpu_we), 1}};
+    std::vector<sssp::bench::Cell> cells = {n,
+                                            {g.bytes() / 1e6, 0},
+                                            cpu_counters.iterations,
+                                            cpu_naive.text(),
+                                            gpu_naive.text(),
+                                            {sssp::bench::median(cpu_we), 1}};
     for (const double ms : we_by_k) cells.emplace_back(ms, 2);
     cells.emplace_back(sssp::bench::Cell(gpu_naive.ms / best_we, 0).text() + "x");
     cells.emplace_back(sssp::bench::Cell(sssp::bench::median(cpu_we) / best_we, 1).text() + "x");
@@ -212,16 +216,22 @@ int run_benchmarks(const Args& args, sssp::bench::Report& report) {
           previous_end = p.copy_end_ms;
         }
         const double relax_after_last_copy = t.parts.back().first_round_end_ms - t.parts.back().copy_end_ms;
-        overlap_rows.push_back({std::string(lab05::variant_name(variant)), k, {t.parts.front().copy_begin_ms, 2},
-                                {copy, 2}, {relax_after_last_copy, 2}, {t.first_round_ms, 2}, {total, 2}});
+        overlap_rows.push_back({std::string(lab05::variant_name(variant)),
+                                k,
+                                {t.parts.front().copy_begin_ms, 2},
+                                {copy, 2},
+                                {relax_after_last_copy, 2},
+                                {t.first_round_ms, 2},
+                                {total, 2}});
       }
     }
   }
   std::printf("\n## Overlap at %llu vertices (one run each; ms after the run started)\n\n",
               static_cast<unsigned long long>(args.sizes.back()));
-  std::printf("Naive rows: one round only (round 1 relaxes every row). Copy = sum of the parts' copy windows; "
-              "tail = relaxing the last part after its copy; round 1 = copies + relaxation done; "
-              "run total = the solver's device_ms.\n\n");
+  std::printf(
+      "Naive rows: one round only (round 1 relaxes every row). Copy = sum of the parts' copy windows; "
+      "tail = relaxing the last part after its copy; round 1 = copies + relaxation done; "
+      "run total = the solver's device_ms.\n\n");
   report.table("overlap", {"version", "K", "first copy starts", "copy", "tail", "round 1 ends", "run total"});
   for (auto& row : overlap_rows) report.row(std::move(row));
   report.write();

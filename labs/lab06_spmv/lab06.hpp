@@ -63,9 +63,7 @@ struct EllMatrix {
   std::vector<weight_t> weights;  ///< rows * width weights, parallel to cols; kPaddingWeight in padding.
 
   /// Position of slot `k` of row `row` in cols and weights.
-  [[nodiscard]] std::uint64_t slot(vertex_t row, edge_t k) const {
-    return static_cast<std::uint64_t>(k) * rows + row;
-  }
+  [[nodiscard]] std::uint64_t slot(vertex_t row, edge_t k) const { return static_cast<std::uint64_t>(k) * rows + row; }
   /// Total slots, padding included: rows * width.
   [[nodiscard]] std::uint64_t slots() const { return static_cast<std::uint64_t>(rows) * width; }
 };

@@ -49,9 +49,8 @@ __device__ __forceinline__ dist_t offer(dist_t best, dist_t d_tail, weight_t w) 
 
 // CSR scalar (Chen's Listing 1, corrected): one thread per row, grid-stride.
 __global__ void sweep_csr_scalar(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ tails,
-                                 const weight_t* __restrict__ weights, vertex_t n,
-                                 const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
-                                 unsigned* __restrict__ last_change) {
+                                 const weight_t* __restrict__ weights, vertex_t n, const dist_t* __restrict__ d_src,
+                                 dist_t* __restrict__ d_dst, unsigned round, unsigned* __restrict__ last_change) {
   // TODO(task 2): grid-stride over rows i < n (sssp::cuda::global_thread_index(),
   // sssp::cuda::grid_stride()). For each row start from best = d_src[i]
   // (d_i itself), fold in offer(best, d_src[tails[e]], weights[e]) for
@@ -65,9 +64,8 @@ __global__ void sweep_csr_scalar(const edge_t* __restrict__ offsets, const verte
 // stride by 32 through the row, so together they read it once, coalesced,
 // and a shuffle reduction combines their minima.
 __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ tails,
-                                 const weight_t* __restrict__ weights, vertex_t n,
-                                 const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
-                                 unsigned* __restrict__ last_change) {
+                                 const weight_t* __restrict__ weights, vertex_t n, const dist_t* __restrict__ d_src,
+                                 dist_t* __restrict__ d_dst, unsigned round, unsigned* __restrict__ last_change) {
   // TODO(task 3): warp w (global thread index / 32) takes rows w, w + warps,
   // ... where warps = sssp::cuda::grid_stride() / 32. Lane l folds offer() over
   // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1] (a 64-bit
@@ -81,8 +79,8 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
 // ELL (Chen's Listing 3, corrected): one thread per row; slot k of row i at
 // k * rows + i, so at every step k a warp reads 32 consecutive words.
 __global__ void sweep_ell(const vertex_t* __restrict__ cols, const weight_t* __restrict__ weights, vertex_t rows,
-                          edge_t width, const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst,
-                          unsigned round, unsigned* __restrict__ last_change) {
+                          edge_t width, const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
+                          unsigned* __restrict__ last_change) {
   // TODO(task 4): grid-stride over rows i < rows. Start from d_src[i]; for
   // k = 0 .. width - 1 read the slot at k * rows + i (in 64 bits): stop at
   // the first kPadding column (never read d_src[kPadding]), else fold in
@@ -145,7 +143,7 @@ struct SpmvBellmanFord::Impl {
   void start(vertex_t source, Counters& work) {
     const unsigned block = options.block_size;
     sssp::cuda::initialise_from_source<<<sssp::cuda::grid_for(n, block), block>>>(dist[0].data(), n, source,
-                                                                                   sssp::kInfinity);
+                                                                                  sssp::kInfinity);
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;
     last_change.clear();
@@ -187,7 +185,7 @@ Format SpmvBellmanFord::format() const { return impl_->format; }
 
 SsspResult SpmvBellmanFord::run(vertex_t source) {
   Impl& s = *impl_;
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     s.start(source, work);
     // TODO(task 5): repeat: rounds_per_check times, s.launch_sweep(s.current,
     // ++round, work) (it reads dist[current], writes the other buffer, and

@@ -51,12 +51,18 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
   return m;
 }
 
-const std::vector<std::string> kColumns = {"launch mode", "k", "v/t", "median ms", "launches", "syncs", "expanded",
-                                           "verified"};
+const std::vector<std::string> kColumns = {"launch mode", "k",     "v/t",      "median ms",
+                                           "launches",    "syncs", "expanded", "verified"};
 
 void add_row(sssp::bench::Report& report, const char* label, const lab07::Options& o, const Measured& m) {
-  report.row({label, o.depth, o.vertices_per_thread, {m.median_ms, 3}, m.counters.iterations, m.counters.host_syncs,
-              m.counters.vertices_processed, m.correct ? "yes" : "WRONG"});
+  report.row({label,
+              o.depth,
+              o.vertices_per_thread,
+              {m.median_ms, 3},
+              m.counters.iterations,
+              m.counters.host_syncs,
+              m.counters.vertices_processed,
+              m.correct ? "yes" : "WRONG"});
 }
 
 int run(int argc, char** argv) {
@@ -102,8 +108,7 @@ int run(int argc, char** argv) {
       }
     }
   }
-  std::printf("\nbest k = %u, %u vertices per thread; launch modes there:\n\n", best.depth,
-              best.vertices_per_thread);
+  std::printf("\nbest k = %u, %u vertices per thread; launch modes there:\n\n", best.depth, best.vertices_per_thread);
   report.table("launch_modes", kColumns);
   lab07::Options look_every = best;
   look_every.blind_launches = 0;

@@ -17,14 +17,10 @@ using sssp::edge_t;
 
 std::string to_string(DeltaRule rule) {
   switch (rule) {
-    case DeltaRule::kMedianWeight:
-      return "median-weight";
-    case DeltaRule::kTotalWeightPerVertex:
-      return "total-weight/n";
-    case DeltaRule::kMaxWeightPerMaxDegree:
-      return "max-weight/max-degree";
-    case DeltaRule::kNearFar:
-      return "near-far C*W/D";
+    case DeltaRule::kMedianWeight: return "median-weight";
+    case DeltaRule::kTotalWeightPerVertex: return "total-weight/n";
+    case DeltaRule::kMaxWeightPerMaxDegree: return "max-weight/max-degree";
+    case DeltaRule::kNearFar: return "near-far C*W/D";
   }
   return "unknown rule";
 }

@@ -13,12 +13,10 @@ void register_lab08_delta_stepping(Registry& registry) {
   registry.add(gpu_solver<lab08::DeltaSteppingSssp>(
       "lab08/delta-stepping",
       "Chen's delta-stepping: bucket indices, prefix-sum requests, delta = max weight / max out-degree",
-      lab08::DeltaSteppingOptions{}, {"--block-size", "--delta"}, tuned_launch,
-      lab08::validate));
+      lab08::DeltaSteppingOptions{}, {"--block-size", "--delta"}, tuned_launch, lab08::validate));
   registry.add(gpu_solver<lab08::NearFarSssp>(
       "lab08/near-far", "Near-Far: near list and far pile, delta = 64 x avg weight / avg degree, GPU-driven",
-      lab08::NearFarOptions{}, {"--block-size", "--rounds-per-check", "--delta"}, tuned_launch,
-      lab08::validate));
+      lab08::NearFarOptions{}, {"--block-size", "--rounds-per-check", "--delta"}, tuned_launch, lab08::validate));
 }
 
 }  // namespace sssp::runner

@@ -81,19 +81,19 @@ namespace cg = cooperative_groups;
 constexpr unsigned kPage = 4096;   // slots per page
 constexpr unsigned kSegment = 32;  // slots per write-completed counter
 constexpr unsigned kSegmentsPerPage = kPage / kSegment;
-constexpr unsigned kBlock = 256;          // a worker block: one item per thread at a time
-constexpr unsigned kMaxWorkers = 1024;    // the manager's idle bitmap: 32 lanes x 32 bits
-constexpr unsigned kTrace = 4096;         // delta decisions kept
-constexpr unsigned kLocal = 4096;         // a worker's list of same-bucket improvements, per chunk
-constexpr unsigned kSubLists = 32;        // the list's parts, by distance, nearest first (one per lane)
-constexpr unsigned kWarpDegree = 32;      // items of higher out-degree are expanded by a whole warp
-constexpr unsigned kBlockDegree = 1024;   // and of higher still, by the whole block
-constexpr unsigned kHubs = 32;            // such items one expand() sets aside; more go to their warps
-constexpr unsigned kAheadPages = 2;       // pages mapped to a bucket past its reservations
+constexpr unsigned kBlock = 256;         // a worker block: one item per thread at a time
+constexpr unsigned kMaxWorkers = 1024;   // the manager's idle bitmap: 32 lanes x 32 bits
+constexpr unsigned kTrace = 4096;        // delta decisions kept
+constexpr unsigned kLocal = 4096;        // a worker's list of same-bucket improvements, per chunk
+constexpr unsigned kSubLists = 32;       // the list's parts, by distance, nearest first (one per lane)
+constexpr unsigned kWarpDegree = 32;     // items of higher out-degree are expanded by a whole warp
+constexpr unsigned kBlockDegree = 1024;  // and of higher still, by the whole block
+constexpr unsigned kHubs = 32;           // such items one expand() sets aside; more go to their warps
+constexpr unsigned kAheadPages = 2;      // pages mapped to a bucket past its reservations
 constexpr unsigned kSwitchesPerDecision = 8;
-constexpr dist_t kDynamicRange = 16;      // a dynamic delta stays within [delta / 16, delta x 16]
-constexpr unsigned long long kIdle = 0;   // assignment word: nothing to do
-constexpr unsigned long long kExit = 2;   // assignment word: leave (an even value, never a chunk)
+constexpr dist_t kDynamicRange = 16;     // a dynamic delta stays within [delta / 16, delta x 16]
+constexpr unsigned long long kIdle = 0;  // assignment word: nothing to do
+constexpr unsigned long long kExit = 2;  // assignment word: leave (an even value, never a chunk)
 
 // A chunk of a bucket, as one 64-bit assignment word: the manager writes it
 // with one store and a worker reads it with one load. Bit 0 is set, so that
@@ -172,15 +172,15 @@ struct Run {
   dist_t* dist;
   dist_t* expanded_at;  // per vertex: the distance of its last claim (kInfinity: never claimed)
   // queue
-  Bucket* buckets;      // kBuckets
-  unsigned* mapped;     // kBuckets: slots below it have a page (manager writes, release)
-  unsigned* ring;       // kBuckets x pages: page of each bucket's slot range, by (slot / kPage) % pages
-  vertex_t* pool;       // pages x kPage slots
-  unsigned* wcc;        // pages x kSegmentsPerPage write-completed counters
-  unsigned* page_done;  // per page: slots of it expanded
-  unsigned* free_pages; // stack of free page numbers (the manager's only)
+  Bucket* buckets;       // kBuckets
+  unsigned* mapped;      // kBuckets: slots below it have a page (manager writes, release)
+  unsigned* ring;        // kBuckets x pages: page of each bucket's slot range, by (slot / kPage) % pages
+  vertex_t* pool;        // pages x kPage slots
+  unsigned* wcc;         // pages x kSegmentsPerPage write-completed counters
+  unsigned* page_done;   // per page: slots of it expanded
+  unsigned* free_pages;  // stack of free page numbers (the manager's only)
   unsigned pages;
-  unsigned free_top;    // free pages at the start
+  unsigned free_top;  // free pages at the start
   // manager and workers
   unsigned long long* assignment;  // per worker: kIdle, kExit, or encode_assignment(a chunk)
   unsigned* idle_map;              // bit w: worker w is idle and its word is kIdle
@@ -488,8 +488,8 @@ __device__ void expand_local(const Run& r, const Chunk& c, const LocalList& loca
       // `pushed`: an item counted expanded had its pushes counted already.
       const unsigned done = read(expanded);
       __threadfence_block();
-      const unsigned kept = cg::reduce(warp, lane < kSubLists ? min(read(&local.pushed[lane]), local.part) : 0u,
-                                       cg::plus<unsigned>());
+      const unsigned kept =
+          cg::reduce(warp, lane < kSubLists ? min(read(&local.pushed[lane]), local.part) : 0u, cg::plus<unsigned>());
       if (done == kept) return;
       __nanosleep(32);
       continue;
@@ -521,7 +521,9 @@ __device__ void expand_local(const Run& r, const Chunk& c, const LocalList& loca
 // Adds a block's per-thread counters into `total`, one atomic per counter per warp.
 __device__ void add_work(Work* total, const ChunkWork& mine) {
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const auto sum = [&](unsigned x) { return static_cast<unsigned long long>(cg::reduce(warp, x, cg::plus<unsigned>())); };
+  const auto sum = [&](unsigned x) {
+    return static_cast<unsigned long long>(cg::reduce(warp, x, cg::plus<unsigned>()));
+  };
   const unsigned long long expansions = sum(mine.expansions);
   const unsigned long long repeats = sum(mine.repeats);
   const unsigned long long local = sum(mine.local);
@@ -584,13 +586,18 @@ __device__ __noinline__ void worker(const Run& r, unsigned id, WorkerStorage& st
     const Control& control = *r.control;
     const Chunk c{load_relaxed(&control.head_lo), load_relaxed(&control.delta), load_relaxed(&control.head), b,
                   r.local_items > 0 ? b : kBuckets};
-    const LocalList local{storage.local, storage.pushed, storage.popped, &storage.full,
-                          (r.local_items + kSubLists - 1) / kSubLists, bucket_start(c, b),
+    const LocalList local{storage.local,
+                          storage.pushed,
+                          storage.popped,
+                          &storage.full,
+                          (r.local_items + kSubLists - 1) / kSubLists,
+                          bucket_start(c, b),
                           max(dist_t{1}, c.delta / kSubLists)};
     const vertex_t* items = r.pool + std::uint64_t{page} * kPage + chunk.start % kPage;
     ChunkWork work{};
-    expand(r, c, local, hubs, chunk.count, [&](unsigned i) { return __ldcg(&items[i]); }, work);
-    __syncthreads();  // the hubs set aside seen by every thread
+    expand(
+        r, c, local, hubs, chunk.count, [&](unsigned i) { return __ldcg(&items[i]); }, work);
+    __syncthreads();                 // the hubs set aside seen by every thread
     expand_hubs(r, c, local, hubs);  // their improvements join the list
     // Same-bucket improvements continue here, without a trip through the manager.
     expand_local(r, c, local, &storage.expanded, work);
@@ -1092,8 +1099,8 @@ struct AddsSssp::Impl {
                                 device_bytes<vertex_t>(std::uint64_t{pages} * kPage) +
                                 device_bytes<unsigned>(std::uint64_t{pages} * (kSegmentsPerPage + 2 + kBuckets)) +
                                 device_bytes<unsigned long long>(grid) + device_bytes<TraceEntry>(kTrace);
-    sssp::cuda::require_free_memory(bytes, "lab 09 ADDS on " + sssp::describe(g) + " with " + std::to_string(pages) +
-                                               " queue pages");
+    sssp::cuda::require_free_memory(
+        bytes, "lab 09 ADDS on " + sssp::describe(g) + " with " + std::to_string(pages) + " queue pages");
   }
 
   // Every block must be resident at once: the manager and the workers wait
@@ -1254,7 +1261,7 @@ SsspResult AddsSssp::run(vertex_t source) {
   void* args[] = {&r};
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(adds_kernel), dim3(s.grid),
                                                     dim3(kBlock), args, 0, stream));
         SSSP_CUDA_CHECK_LAUNCH();

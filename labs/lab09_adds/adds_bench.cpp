@@ -61,9 +61,9 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
   return m;
 }
 
-const std::vector<std::string> kColumns = {"setting",  "delta start", "delta end", "median ms",     "MTEPS",
-                                           "expanded", "work / Dijkstra", "repeats %", "local %", "passes",
-                                           "head switches", "verified"};
+const std::vector<std::string> kColumns = {"setting", "delta start", "delta end",       "median ms",
+                                           "MTEPS",   "expanded",    "work / Dijkstra", "repeats %",
+                                           "local %", "passes",      "head switches",   "verified"};
 
 double share(unsigned long long part, unsigned long long whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
@@ -73,16 +73,24 @@ void add_row(sssp::bench::Report& report, const std::string& setting, const Meas
              std::uint64_t reachable) {
   const double mteps = m.median_ms > 0 ? static_cast<double>(arcs) / (m.median_ms * 1e3) : 0.0;
   const lab09::AddsStats& s = m.stats;
-  report.row({setting, m.start_delta, s.final_delta, {m.median_ms, 3}, {mteps, 1}, s.expansions,
-              {share(s.expansions, reachable), 2}, {100 * share(s.repeats, s.expansions), 0},
-              {100 * share(s.local_expansions, s.expansions), 0}, s.passes, s.head_switches,
+  report.row({setting,
+              m.start_delta,
+              s.final_delta,
+              {m.median_ms, 3},
+              {mteps, 1},
+              s.expansions,
+              {share(s.expansions, reachable), 2},
+              {100 * share(s.repeats, s.expansions), 0},
+              {100 * share(s.local_expansions, s.expansions), 0},
+              s.passes,
+              s.head_switches,
               m.correct ? "yes" : "WRONG"});
 }
 
 std::string describe(const lab09::AddsOptions& o) {
   char text[160];
-  std::snprintf(text, sizeof text, "C = %g, %u buckets, %u open, %u local items, %s delta", o.c, o.buckets,
-                o.max_open, o.local_items, o.dynamic_delta ? "dynamic" : "static");
+  std::snprintf(text, sizeof text, "C = %g, %u buckets, %u open, %u local items, %s delta", o.c, o.buckets, o.max_open,
+                o.local_items, o.dynamic_delta ? "dynamic" : "static");
   return text;
 }
 
@@ -113,10 +121,9 @@ int run(int argc, char** argv) {
                            "paper's ablations; every answer checked against Dijkstra.");
   sssp::bench::add_shared_options(parser, args);
   parser.section("adds-bench:");
-  parser.option("--c", "C", "C of the static delta of the rows other than the C sweep, 1 to 1048576",
-                [&](const std::string& v) {
-                  defaults.c = static_cast<double>(sssp::cli::parse_count("--c", v, 1, 1u << 20));
-                });
+  parser.option(
+      "--c", "C", "C of the static delta of the rows other than the C sweep, 1 to 1048576",
+      [&](const std::string& v) { defaults.c = static_cast<double>(sssp::cli::parse_count("--c", v, 1, 1u << 20)); });
   parser.count("--open", "K", "open buckets of every row but the ablation, 1 to " + std::to_string(lab09::kBuckets),
                defaults.max_open, 1, lab09::kBuckets);
   parser.count("--local-items", "L", "a block's local list of every row but the ablation, 0 to 4096",
@@ -139,9 +146,10 @@ int run(int argc, char** argv) {
               args.source, args.weights.to_string().c_str());
   std::printf("Dijkstra (CPU reference, binary heap): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
               dijkstra.cpu_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
-  std::printf("median of %u runs after 1 warm-up (CUDA events, the one launch); work / Dijkstra = items expanded / "
-              "reachable vertices; repeats and local: shares of the expansions\n",
-              args.repeats);
+  std::printf(
+      "median of %u runs after 1 warm-up (CUDA events, the one launch); work / Dijkstra = items expanded / "
+      "reachable vertices; repeats and local: shares of the expansions\n",
+      args.repeats);
   {
     lab09::AddsSssp probe(g, defaults);
     std::printf("launch: 1 manager block + %u worker blocks of 256 threads\n", probe.workers());

@@ -17,21 +17,21 @@ LAB09_HOST_DEVICE unsigned bucket_of(dist_t offer, dist_t head_lo, dist_t delta,
   // TODO(task 1): k = (offer - head_lo) / delta buckets after the head (0
   // for an offer at or below head_lo), at most buckets - 1; return
   // (head + k) % kBuckets. Mind that head_lo + k * delta can overflow.
-  #if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__)
   return head;  // placeholder on the GPU: every offer in the head bucket
-  #else
+#else
   SSSP_TODO(9, 1, "the bucket of an offer, clipped to the last bucket");
-  #endif
+#endif
 }
 
 LAB09_HOST_DEVICE dist_t next_delta(const DeltaSignal& signal, const DeltaBounds& bounds) {
   // TODO(task 5): apply the four rules of next_delta in lab09.hpp, in order, then clamp to
   // [bounds.min_delta, bounds.max_delta] (double without overflow).
-  #if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__)
   return signal.delta;  // placeholder on the GPU: delta stays where it started
-  #else
+#else
   SSSP_TODO(9, 5, "the manager's delta decision");
-  #endif
+#endif
 }
 
 }  // namespace lab09

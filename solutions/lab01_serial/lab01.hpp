@@ -66,8 +66,7 @@ class MinHeap {
 ///        vertices_processed = vertices settled (each exactly once),
 ///        edges_relaxed = arcs examined, distance_updates = distances lowered
 /// @return distance of every vertex from source; sssp::kInfinity if unreachable
-[[nodiscard]] std::vector<dist_t> dijkstra(const CsrGraph& graph, vertex_t source,
-                                           Counters* counters = nullptr);
+[[nodiscard]] std::vector<dist_t> dijkstra(const CsrGraph& graph, vertex_t source, Counters* counters = nullptr);
 
 /// Task 3: Bellman-Ford in rounds. Each round relaxes every arc of every
 /// reached vertex, in CSR order, updating distances in place. Stops after the
@@ -76,8 +75,7 @@ class MinHeap {
 /// @param counters if not null: iterations = rounds run, edges_relaxed = arcs
 ///        examined, distance_updates = distances lowered
 /// @return as dijkstra()
-[[nodiscard]] std::vector<dist_t> bellman_ford(const CsrGraph& graph, vertex_t source,
-                                               Counters* counters = nullptr);
+[[nodiscard]] std::vector<dist_t> bellman_ford(const CsrGraph& graph, vertex_t source, Counters* counters = nullptr);
 
 /// Task 4: queue-based Bellman-Ford (Bellman-Ford-Moore, "SPFA"): a FIFO
 /// queue holds the vertices whose distance dropped since they were last
@@ -95,7 +93,6 @@ class MinHeap {
 ///        vertices_processed = vertices dequeued, edges_relaxed = arcs examined
 /// @return the level (arcs on a shortest unweighted path) of every vertex;
 ///         sssp::kUnreached if unreachable
-[[nodiscard]] std::vector<level_t> bfs(const CsrGraph& graph, vertex_t source,
-                                       Counters* counters = nullptr);
+[[nodiscard]] std::vector<level_t> bfs(const CsrGraph& graph, vertex_t source, Counters* counters = nullptr);
 
 }  // namespace lab01

@@ -70,8 +70,9 @@ EdgeBfs::~EdgeBfs() = default;
 
 BfsResult EdgeBfs::run(vertex_t source) {
   Impl& s = *impl_;
+  const vertex_t n = s.graph.num_vertices;
   const unsigned block = s.options.block_size;
-  return sssp::cuda::timed_run<level_t>(device_todo(), source, s.graph.num_vertices, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<level_t>& {
     sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
     // BEGIN SOLUTION task 2: the host loop, one launch over every arc per level
@@ -79,8 +80,8 @@ BfsResult EdgeBfs::run(vertex_t source) {
     for (level_t depth = 0;; ++depth) {
       ++work.iterations;
       s.grew.clear();
-      expand_level_by_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.num_edges,
-                                                  depth, s.level.data(), s.grew.device());
+      expand_level_by_arcs<<<arc_blocks, block>>>(s.graph.tails.data(), s.graph.heads.data(), s.graph.num_edges, depth,
+                                                  s.level.data(), s.grew.device());
       SSSP_CUDA_CHECK_LAUNCH();
       ++work.kernel_launches;
       ++work.host_syncs;

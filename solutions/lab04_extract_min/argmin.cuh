@@ -31,8 +31,7 @@ __device__ __forceinline__ ArgMin warp_argmin(ArgMin mine) {
   // Shuffles move registers directly, with no shared memory and no barrier.
   constexpr unsigned kAllLanes = 0xffffffffu;
   for (unsigned offset = kWarpSize / 2; offset > 0; offset /= 2) {
-    const ArgMin other{__shfl_down_sync(kAllLanes, mine.key, offset),
-                       __shfl_down_sync(kAllLanes, mine.index, offset)};
+    const ArgMin other{__shfl_down_sync(kAllLanes, mine.key, offset), __shfl_down_sync(kAllLanes, mine.index, offset)};
     mine = better_of(mine, other);
   }
   return mine;
@@ -75,8 +74,8 @@ inline void require_reduction_block_size(unsigned block_size) {
 /// @param blocks_done   a counter that is 0 before the launch; reset to 0
 ///                      by the last block, ready for the next launch
 template <typename Finish>
-__device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_results,
-                            unsigned* blocks_done, Finish finish) {
+__device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_results, unsigned* blocks_done,
+                            Finish finish) {
   __shared__ ArgMin warp_results[kWarpSize];
   __shared__ bool is_last_block;
   ArgMin mine{};

@@ -28,8 +28,8 @@ namespace {
 // Stages 1-4 take the keys on the first pass (the index of a key is its
 // position, in_index is null) and the candidates of the previous pass after
 // that. Out of range, the identity: infinity with an index no element has.
-__device__ __forceinline__ ArgMin load_candidate(const dist_t* in_key, const std::uint32_t* in_index,
-                                                 std::uint64_t n, std::uint64_t i) {
+__device__ __forceinline__ ArgMin load_candidate(const dist_t* in_key, const std::uint32_t* in_index, std::uint64_t n,
+                                                 std::uint64_t i) {
   if (i >= n) return ArgMin{};
   return {in_key[i], in_index != nullptr ? in_index[i] : static_cast<std::uint32_t>(i)};
 }
@@ -126,8 +126,7 @@ __device__ ArgMin load_two_candidates(const dist_t* __restrict__ in_key, const s
                                       std::uint64_t n) {
   // BEGIN SOLUTION task 3: stage 3, first step during the load (kernel)
   const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * 2 * blockDim.x + threadIdx.x;
-  return better_of(load_candidate(in_key, in_index, n, first),
-                   load_candidate(in_key, in_index, n, first + blockDim.x));
+  return better_of(load_candidate(in_key, in_index, n, first), load_candidate(in_key, in_index, n, first + blockDim.x));
   // SKELETON
   // // TODO(task 3): block b covers the 2 * blockDim.x candidates from position
   // // 2 * b * blockDim.x (load_candidate gives the identity past n). Each
@@ -212,8 +211,8 @@ struct ArgMinReduction::Impl {
     blocks_done = DeviceBuffer<unsigned>(1, "block counter");
     blocks_done.fill_bytes(0);
     std::size_t scratch_bytes = 0;
-    SSSP_CUDA_CHECK(cub::DeviceReduce::ArgMin(nullptr, scratch_bytes, keys.data(), cub_min.device(),
-                                              cub_index.device(), n));
+    SSSP_CUDA_CHECK(
+        cub::DeviceReduce::ArgMin(nullptr, scratch_bytes, keys.data(), cub_min.device(), cub_index.device(), n));
     cub_scratch = DeviceBuffer<std::uint8_t>(scratch_bytes, "CUB scratch");
     SSSP_CUDA_CHECK(cudaStreamSynchronize(nullptr));
   }
@@ -243,11 +242,9 @@ struct ArgMinReduction::Impl {
           break;
         case Stage::kFirstStepDuringLoad:
           argmin_first_step_during_load<<<grid, block, shared_bytes(block)>>>(in_key, in_index, count, out_key,
-                                                                               out_index);
+                                                                              out_index);
           break;
-        default:
-          argmin_warp_shuffle<<<grid, block>>>(in_key, in_index, count, out_key, out_index);
-          break;
+        default: argmin_warp_shuffle<<<grid, block>>>(in_key, in_index, count, out_key, out_index); break;
       }
       SSSP_CUDA_CHECK_LAUNCH();
       ++work.kernel_launches;
@@ -293,8 +290,8 @@ ReductionResult ArgMinReduction::run(Stage stage) {
   if (stage == Stage::kManyPerThread) {
     out.argmin = s.result.read();
   } else {
-    SSSP_CUDA_CHECK(cudaMemcpy(&out.argmin.key, s.pass_key[answer_buffer].data(), sizeof(dist_t),
-                               cudaMemcpyDeviceToHost));
+    SSSP_CUDA_CHECK(
+        cudaMemcpy(&out.argmin.key, s.pass_key[answer_buffer].data(), sizeof(dist_t), cudaMemcpyDeviceToHost));
     SSSP_CUDA_CHECK(cudaMemcpy(&out.argmin.index, s.pass_index[answer_buffer].data(), sizeof(std::uint32_t),
                                cudaMemcpyDeviceToHost));
   }

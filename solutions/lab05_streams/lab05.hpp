@@ -159,13 +159,13 @@ struct GpuOptions {
 /// When each part of the matrix was copied and first relaxed, in ms after
 /// the run started (CUDA events): the overlap, read from the timestamps.
 struct PartTiming {
-  vertex_t first_row = 0;         ///< First row of the part.
-  vertex_t rows = 0;              ///< Rows in the part (parts differ by at most one row).
+  vertex_t first_row = 0;  ///< First row of the part.
+  vertex_t rows = 0;       ///< Rows in the part (parts differ by at most one row).
   /// The part's stream reached its copy. The copy engine moves the parts
   /// one at a time, in the order they were queued, so the copy itself starts
   /// at the later of this and the previous part's copy_end_ms.
   float copy_begin_ms = 0.0f;
-  float copy_end_ms = 0.0f;       ///< The part's copy finished.
+  float copy_end_ms = 0.0f;         ///< The part's copy finished.
   float first_round_end_ms = 0.0f;  ///< Round 1 finished relaxing the part.
 };
 

@@ -74,8 +74,8 @@ void register_lab05_streams(Registry& registry) {
   registry.add(dense_cpu("lab05/cpu-work-efficient",
                          "multithreaded Bellman-Ford on the adjacency matrix, active rows only, early exit",
                          Variant::kWorkEfficient));
-  registry.add(dense_gpu("lab05/gpu-naive", "2-D grid over the adjacency matrix, every row, |V|-1 rounds",
-                         Variant::kNaive, 1));
+  registry.add(
+      dense_gpu("lab05/gpu-naive", "2-D grid over the adjacency matrix, every row, |V|-1 rounds", Variant::kNaive, 1));
   registry.add(dense_gpu("lab05/gpu-work-efficient", "2-D grid over the adjacency matrix, active rows only, early exit",
                          Variant::kWorkEfficient, 1));
   // Round 1 of the naive variant relaxes every row, so it has work to

@@ -28,9 +28,9 @@ EllMatrix build_ell(const CsrGraph& in_arcs, std::uint64_t max_slots) {
   for (vertex_t i = 0; i < ell.rows; ++i) ell.width = std::max(ell.width, in_arcs.out_degree(i));
   if (ell.slots() > max_slots) {
     throw sssp::InputError("ELL of " + in_arcs.name + ": " + std::to_string(ell.rows) + " rows of width " +
-                           std::to_string(ell.width) + " (the largest in-degree) need " +
-                           std::to_string(ell.slots()) + " slots for " + std::to_string(ell.arcs) +
-                           " arcs, more than the limit of " + std::to_string(max_slots) +
+                           std::to_string(ell.width) + " (the largest in-degree) need " + std::to_string(ell.slots()) +
+                           " slots for " + std::to_string(ell.arcs) + " arcs, more than the limit of " +
+                           std::to_string(max_slots) +
                            "; one long row pads every row to its length: use a CSR format (or a hybrid "
                            "ELL/COO) for a graph with hubs");
   }

@@ -47,9 +47,8 @@ __device__ __forceinline__ dist_t offer(dist_t best, dist_t d_tail, weight_t w) 
 
 // CSR scalar (Chen's Listing 1, corrected): one thread per row, grid-stride.
 __global__ void sweep_csr_scalar(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ tails,
-                                 const weight_t* __restrict__ weights, vertex_t n,
-                                 const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
-                                 unsigned* __restrict__ last_change) {
+                                 const weight_t* __restrict__ weights, vertex_t n, const dist_t* __restrict__ d_src,
+                                 dist_t* __restrict__ d_dst, unsigned round, unsigned* __restrict__ last_change) {
   // BEGIN SOLUTION task 2: CSR scalar sweep, one thread per row (kernel)
   bool changed = false;
   for (std::uint64_t i = sssp::cuda::global_thread_index(); i < n; i += sssp::cuda::grid_stride()) {
@@ -76,9 +75,8 @@ __global__ void sweep_csr_scalar(const edge_t* __restrict__ offsets, const verte
 // stride by 32 through the row, so together they read it once, coalesced,
 // and a shuffle reduction combines their minima.
 __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ tails,
-                                 const weight_t* __restrict__ weights, vertex_t n,
-                                 const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
-                                 unsigned* __restrict__ last_change) {
+                                 const weight_t* __restrict__ weights, vertex_t n, const dist_t* __restrict__ d_src,
+                                 dist_t* __restrict__ d_dst, unsigned round, unsigned* __restrict__ last_change) {
   // BEGIN SOLUTION task 3: CSR vector sweep, one warp per row with a shuffle reduction (kernel)
   const unsigned lane = threadIdx.x % kWarpSize;
   // blockDim.x is a multiple of 32, so every warp is full and all its lanes
@@ -119,8 +117,8 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
 // ELL (Chen's Listing 3, corrected): one thread per row; slot k of row i at
 // k * rows + i, so at every step k a warp reads 32 consecutive words.
 __global__ void sweep_ell(const vertex_t* __restrict__ cols, const weight_t* __restrict__ weights, vertex_t rows,
-                          edge_t width, const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst,
-                          unsigned round, unsigned* __restrict__ last_change) {
+                          edge_t width, const dist_t* __restrict__ d_src, dist_t* __restrict__ d_dst, unsigned round,
+                          unsigned* __restrict__ last_change) {
   // BEGIN SOLUTION task 4: ELL sweep, one thread per row, column-major slots (kernel)
   bool changed = false;
   for (std::uint64_t i = sssp::cuda::global_thread_index(); i < rows; i += sssp::cuda::grid_stride()) {
@@ -200,7 +198,7 @@ struct SpmvBellmanFord::Impl {
   void start(vertex_t source, Counters& work) {
     const unsigned block = options.block_size;
     sssp::cuda::initialise_from_source<<<sssp::cuda::grid_for(n, block), block>>>(dist[0].data(), n, source,
-                                                                                   sssp::kInfinity);
+                                                                                  sssp::kInfinity);
     SSSP_CUDA_CHECK_LAUNCH();
     ++work.kernel_launches;
     last_change.clear();
@@ -242,7 +240,7 @@ Format SpmvBellmanFord::format() const { return impl_->format; }
 
 SsspResult SpmvBellmanFord::run(vertex_t source) {
   Impl& s = *impl_;
-  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> auto& {
+  return sssp::cuda::timed_run<dist_t>(device_todo(), source, s.n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
     s.start(source, work);
     // BEGIN SOLUTION task 5: the host loop, double buffering, looking every few rounds
     // Launch rounds_per_check sweeps, swapping the buffers after each, then
@@ -259,8 +257,8 @@ SsspResult SpmvBellmanFord::run(vertex_t source) {
       ++work.host_syncs;
       if (s.last_change.read() < round) break;
       if (round > s.n) {
-        throw std::logic_error("no convergence after " + std::to_string(round) + " rounds on " +
-                               std::to_string(s.n) + " vertices: a sweep reports a change it did not make");
+        throw std::logic_error("no convergence after " + std::to_string(round) + " rounds on " + std::to_string(s.n) +
+                               " vertices: a sweep reports a change it did not make");
       }
     }
     // SKELETON

@@ -50,12 +50,12 @@ struct Input {
 struct FormatResult {
   bool refused = false;
   std::string why;
-  double sssp_ms = 0;      // median whole-SSSP time
-  double mteps = 0;        // reached arcs per microsecond
+  double sssp_ms = 0;  // median whole-SSSP time
+  double mteps = 0;    // reached arcs per microsecond
   std::uint64_t iterations = 0;
-  double warm_ms = 0;      // median sweep, back to back
-  double cold_ms = 0;      // median sweep, L2 evicted first
-  std::uint64_t bytes = 0; // what a sweep must move
+  double warm_ms = 0;       // median sweep, back to back
+  double cold_ms = 0;       // median sweep, L2 evicted first
+  std::uint64_t bytes = 0;  // what a sweep must move
 };
 
 std::string stem(const std::string& path) {
@@ -90,10 +90,16 @@ int run(int argc, char** argv) {
                            "time of a whole SSSP and the bandwidth of one sweep; every answer checked.");
   parser.option(
       "--graph", "FILE", "a graph file (repeatable)",
-      [&](const std::string& v) { inputs.push_back({stem(v), false, v}); }, sssp::cli::Repeat::kMany);
+      [&](const std::string& v) {
+        inputs.push_back({stem(v), false, v});
+      },
+      sssp::cli::Repeat::kMany);
   parser.option(
       "--gen", "SPEC", "a generated graph, as sssp --gen (repeatable; default grid:512x512)",
-      [&](const std::string& v) { inputs.push_back({v, true, v}); }, sssp::cli::Repeat::kMany);
+      [&](const std::string& v) {
+        inputs.push_back({v, true, v});
+      },
+      sssp::cli::Repeat::kMany);
   parser.option("--weights", "LO:HI[:SEED]", "weights for unweighted input, or unit (default 1:1000:1)",
                 [&](const std::string& v) { weights = sssp::WeightPolicy::parse(v); });
   parser.count("--repeats", "R", "timed runs and sweep samples per row (default 11)", repeats, 1,
@@ -106,9 +112,10 @@ int run(int argc, char** argv) {
   if (!parser.parse(argc, argv, std::cout)) return 0;
   if (inputs.empty()) inputs.push_back({"grid:512x512", true, "grid:512x512"});
   const auto& gpu = sssp::cuda::require_device();
-  std::printf("GPU: %s; block size %u; weights %s; SSSP: median of %u runs after 1 warm-up; "
-              "sweeps and copies: median of %u samples (CUDA events)\n\n",
-              gpu.summary().c_str(), block_size, weights.to_string().c_str(), repeats, repeats);
+  std::printf(
+      "GPU: %s; block size %u; weights %s; SSSP: median of %u runs after 1 warm-up; "
+      "sweeps and copies: median of %u samples (CUDA events)\n\n",
+      gpu.summary().c_str(), block_size, weights.to_string().c_str(), repeats, repeats);
 
   struct Row {
     std::string label;
@@ -126,8 +133,8 @@ int run(int argc, char** argv) {
   for (const Input& input : inputs) {
     sssp::ReadOptions read;
     read.weights = weights;
-    const CsrGraph g = sssp::to_csr(input.generated ? sssp::generate(input.spec, weights, 1)
-                                                    : sssp::read_graph(input.spec, read));
+    const CsrGraph g =
+        sssp::to_csr(input.generated ? sssp::generate(input.spec, weights, 1) : sssp::read_graph(input.spec, read));
     if (g.num_vertices() == 0) throw sssp::InputError(input.label + " has no vertices");
     const vertex_t source = pick_source(g);
     const std::vector<dist_t> expected = sssp::reference_dijkstra(g, source);
@@ -199,9 +206,10 @@ int run(int argc, char** argv) {
     }
     std::printf("\n");
   }
-  std::printf("One sweep: bytes it must move; median time and effective GB/s warm (back to back) and cold (L2 "
-              "evicted); a device-to-device copy of half the CSR sweep's bytes (read + write counted), warm and "
-              "cold, in the same run; cold sweep over cold copy\n\n");
+  std::printf(
+      "One sweep: bytes it must move; median time and effective GB/s warm (back to back) and cold (L2 "
+      "evicted); a device-to-device copy of half the CSR sweep's bytes (read + write counted), warm and "
+      "cold, in the same run; cold sweep over cold copy\n\n");
   report.table("sweep", {"graph", "format", "must move MB", "above L2", "warm us", "warm GB/s", "cold us", "cold GB/s",
                          "copy GB/s warm", "copy GB/s cold", "cold sweep / cold copy %"});
   for (const Row& row : rows) {
@@ -214,16 +222,24 @@ int run(int argc, char** argv) {
       }
       const double bytes = static_cast<double>(r.bytes);
       const double cold_gbs = bytes / (r.cold_ms * 1e6);
-      report.row({row.label, name, {bytes / 1e6, 1}, r.bytes > gpu.l2_cache ? "yes" : "no", {r.warm_ms * 1e3, 1},
-                  {bytes / (r.warm_ms * 1e6), 0}, {r.cold_ms * 1e3, 1}, {cold_gbs, 0}, {row.copy_warm_gbs, 0},
-                  {row.copy_cold_gbs, 0}, {100.0 * cold_gbs / row.copy_cold_gbs, 0}});
+      report.row({row.label,
+                  name,
+                  {bytes / 1e6, 1},
+                  r.bytes > gpu.l2_cache ? "yes" : "no",
+                  {r.warm_ms * 1e3, 1},
+                  {bytes / (r.warm_ms * 1e6), 0},
+                  {r.cold_ms * 1e3, 1},
+                  {cold_gbs, 0},
+                  {row.copy_warm_gbs, 0},
+                  {row.copy_cold_gbs, 0},
+                  {100.0 * cold_gbs / row.copy_cold_gbs, 0}});
     }
   }
   for (const Row& row : rows) {
     for (std::size_t f = 0; f < row.formats.size(); ++f) {
       if (row.formats[f].refused) {
-        std::printf("\n%s, %s: %s\n", row.label.c_str(),
-                    std::string(lab06::format_name(lab06::kAllFormats[f])).c_str(), row.formats[f].why.c_str());
+        std::printf("\n%s, %s: %s\n", row.label.c_str(), std::string(lab06::format_name(lab06::kAllFormats[f])).c_str(),
+                    row.formats[f].why.c_str());
       }
     }
   }

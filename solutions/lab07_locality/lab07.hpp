@@ -31,7 +31,7 @@ inline constexpr unsigned kLearnBlindLaunches = ~0u;
 /// How the solver runs. Every combination computes the same distances; they
 /// differ in work, launches and host round trips.
 struct Options {
-  unsigned block_size = 256;         ///< Threads per block, 1 to 1024.
+  unsigned block_size = 256;  ///< Threads per block, 1 to 1024.
   /// k: arcs a wave may go from its start, 1 to kMaxDepth. The paper's best
   /// was 4 on a GT 630; 2 is the reference's best on road graphs on an H100.
   unsigned depth = 2;

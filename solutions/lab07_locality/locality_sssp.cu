@@ -153,8 +153,8 @@ __device__ WaveWork start_waves(const edge_t* __restrict__ offsets, const vertex
   owned[t] = 0;
   for (unsigned j = 0; j < kVerticesPerThread; ++j) {
     if (((mine >> (8 * j)) & 0xFF) == 0) continue;
-    const WaveWork work = relax_wave(offsets, targets, weights, dist,
-                                     static_cast<vertex_t>(t * kVerticesPerThread + j), depth, next_flags);
+    const WaveWork work = relax_wave(offsets, targets, weights, dist, static_cast<vertex_t>(t * kVerticesPerThread + j),
+                                     depth, next_flags);
     total.expanded += work.expanded;
     total.arcs += work.arcs;
     total.flagged = total.flagged || work.flagged;
@@ -180,9 +180,9 @@ __device__ WaveWork start_waves(const edge_t* __restrict__ offsets, const vertex
 // run), summed on the host after the run.
 template <unsigned kVerticesPerThread>
 __global__ void relax_flagged(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                              const weight_t* __restrict__ weights, vertex_t n, dist_t* dist,
-                              std::uint8_t* flags, std::uint8_t* __restrict__ next_flags, unsigned depth,
-                              unsigned launch, unsigned* last_flagging_launch, BlockWork* block_work) {
+                              const weight_t* __restrict__ weights, vertex_t n, dist_t* dist, std::uint8_t* flags,
+                              std::uint8_t* __restrict__ next_flags, unsigned depth, unsigned launch,
+                              unsigned* last_flagging_launch, BlockWork* block_work) {
   __shared__ unsigned long long expanded;
   __shared__ unsigned long long arcs;
   __shared__ bool flagged;
@@ -194,8 +194,7 @@ __global__ void relax_flagged(const edge_t* __restrict__ offsets, const vertex_t
   __syncthreads();
   const std::uint64_t owners = (std::uint64_t{n} + kVerticesPerThread - 1) / kVerticesPerThread;
   for (std::uint64_t t = sssp::cuda::global_thread_index(); t < owners; t += sssp::cuda::grid_stride()) {
-    const WaveWork work =
-        start_waves<kVerticesPerThread>(offsets, targets, weights, dist, flags, next_flags, depth, t);
+    const WaveWork work = start_waves<kVerticesPerThread>(offsets, targets, weights, dist, flags, next_flags, depth, t);
     if (work.expanded != 0) {
       atomicAdd(&expanded, work.expanded);
       atomicAdd(&arcs, work.arcs);
@@ -227,8 +226,8 @@ __global__ void initialise(std::uint64_t padded, vertex_t source, vertex_t n, di
 
 void validate(const Options& options) {
   sssp::cuda::require_block_size(options.block_size);
-  sssp::require_option(options.depth != 0 && options.depth <= kMaxDepth, "depth k",
-                       "1.." + std::to_string(kMaxDepth), options.depth);
+  sssp::require_option(options.depth != 0 && options.depth <= kMaxDepth, "depth k", "1.." + std::to_string(kMaxDepth),
+                       options.depth);
   const unsigned vpt = options.vertices_per_thread;
   sssp::require_option(vpt == 1 || vpt == 2 || vpt == 4, "vertices per thread", "1, 2 or 4", vpt);
 }
@@ -240,7 +239,7 @@ struct LocalitySssp::Impl {
   sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> dist;
   DeviceBuffer<std::uint8_t> flags[2];
-  unsigned grid;  // blocks of every relaxation launch
+  unsigned grid;                             // blocks of every relaxation launch
   sssp::cuda::BlockWorkCounters block_work;  // one slot per block of `grid`
   // The index of the last launch that set a flag (launches count from 1).
   sssp::cuda::DeviceWord<unsigned> last_flagging_launch;
@@ -287,8 +286,8 @@ struct LocalitySssp::Impl {
     std::uint8_t* out = flags[launch % 2].data();
     const auto launch_with = [&](auto kernel) {
       kernel<<<grid, block, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(), graph.weights.data(), n,
-                                                dist.data(), in, out, options.depth, launch, last_flagging_launch.device(),
-                                                block_work.device());
+                                               dist.data(), in, out, options.depth, launch,
+                                               last_flagging_launch.device(), block_work.device());
     };
     if (vpt == 1) launch_with(relax_flagged<1>);
     if (vpt == 2) launch_with(relax_flagged<2>);
@@ -327,8 +326,7 @@ struct LocalitySssp::Impl {
   }
 };
 
-LocalitySssp::LocalitySssp(const CsrGraph& graph, Options options)
-    : impl_(std::make_unique<Impl>(graph, options)) {}
+LocalitySssp::LocalitySssp(const CsrGraph& graph, Options options) : impl_(std::make_unique<Impl>(graph, options)) {}
 
 LocalitySssp::~LocalitySssp() = default;
 
@@ -340,7 +338,7 @@ SsspResult LocalitySssp::run(vertex_t source) {
   unsigned needed = 0;  // launches this run needed: the last that flagged anything, plus the one that found quiet
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         initialise<<<sssp::cuda::grid_for(s.padded, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.padded, source, s.n, s.dist.data(), s.flags[0].data(), s.flags[1].data(), s.last_flagging_launch.device(),
             s.block_work.device(), s.grid);

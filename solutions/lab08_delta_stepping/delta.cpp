@@ -15,14 +15,10 @@ using sssp::edge_t;
 
 std::string to_string(DeltaRule rule) {
   switch (rule) {
-    case DeltaRule::kMedianWeight:
-      return "median-weight";
-    case DeltaRule::kTotalWeightPerVertex:
-      return "total-weight/n";
-    case DeltaRule::kMaxWeightPerMaxDegree:
-      return "max-weight/max-degree";
-    case DeltaRule::kNearFar:
-      return "near-far C*W/D";
+    case DeltaRule::kMedianWeight: return "median-weight";
+    case DeltaRule::kTotalWeightPerVertex: return "total-weight/n";
+    case DeltaRule::kMaxWeightPerMaxDegree: return "max-weight/max-degree";
+    case DeltaRule::kNearFar: return "near-far C*W/D";
   }
   return "unknown rule";
 }
@@ -45,9 +41,7 @@ dist_t choose_delta(const CsrGraph& graph, DeltaRule rule, double c) {
       delta = *middle;
       break;
     }
-    case DeltaRule::kTotalWeightPerVertex:
-      delta = static_cast<dist_t>(total / static_cast<long double>(n));
-      break;
+    case DeltaRule::kTotalWeightPerVertex: delta = static_cast<dist_t>(total / static_cast<long double>(n)); break;
     case DeltaRule::kMaxWeightPerMaxDegree: {
       edge_t max_degree = 0;
       for (vertex_t u = 0; u < n; ++u) max_degree = std::max(max_degree, graph.out_degree(u));

@@ -58,17 +58,26 @@ Measured measure(const CsrGraph& g, vertex_t source, const std::vector<dist_t>& 
 }
 
 const std::vector<std::string> kColumns = {
-    "solver",     "delta from", "delta",    "median ms", "MTEPS", "vertices processed", "work / Dijkstra",
-    "iterations", "launches",   "syncs",    "verified"};
+    "solver",          "delta from", "delta",    "median ms", "MTEPS",   "vertices processed",
+    "work / Dijkstra", "iterations", "launches", "syncs",     "verified"};
 
 // `arcs`: the arcs leaving reached vertices; `reachable`: Dijkstra's work.
 void add_row(sssp::bench::Report& report, const char* solver, const std::string& setting, const Measured& m,
              std::uint64_t arcs, std::uint64_t reachable) {
   const double mteps = m.median_ms > 0 ? static_cast<double>(arcs) / (m.median_ms * 1e3) : 0.0;
-  const double work = reachable > 0 ? static_cast<double>(m.counters.vertices_processed) / static_cast<double>(reachable)
-                                    : 0.0;
-  report.row({solver, setting, m.delta, {m.median_ms, 3}, {mteps, 1}, m.counters.vertices_processed, {work, 2},
-              m.counters.iterations, m.counters.kernel_launches, m.counters.host_syncs, m.correct ? "yes" : "WRONG"});
+  const double work =
+      reachable > 0 ? static_cast<double>(m.counters.vertices_processed) / static_cast<double>(reachable) : 0.0;
+  report.row({solver,
+              setting,
+              m.delta,
+              {m.median_ms, 3},
+              {mteps, 1},
+              m.counters.vertices_processed,
+              {work, 2},
+              m.counters.iterations,
+              m.counters.kernel_launches,
+              m.counters.host_syncs,
+              m.correct ? "yes" : "WRONG"});
 }
 
 std::string c_text(double c) {
@@ -110,13 +119,15 @@ int run(int argc, char** argv) {
               weights.to_string().c_str());
   std::printf("Dijkstra (CPU reference, binary heap): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
               dijkstra.cpu_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
-  std::printf("median of %u runs after 1 warm-up (CUDA events); MTEPS = arcs leaving reached vertices / time; "
-              "work / Dijkstra = vertices processed / reachable vertices\n\n",
-              repeats);
+  std::printf(
+      "median of %u runs after 1 warm-up (CUDA events); MTEPS = arcs leaving reached vertices / time; "
+      "work / Dijkstra = vertices processed / reachable vertices\n\n",
+      repeats);
 
   bool all_correct = true;
-  std::printf("Chen's delta-stepping, delta by rule (vertices processed: taken out of a bucket; iterations: light "
-              "rounds)\n\n");
+  std::printf(
+      "Chen's delta-stepping, delta by rule (vertices processed: taken out of a bucket; iterations: light "
+      "rounds)\n\n");
   report.fact("graph", g.name);
   report.table("chen", kColumns);
   for (const lab08::DeltaRule rule : {lab08::DeltaRule::kMedianWeight, lab08::DeltaRule::kTotalWeightPerVertex,
@@ -130,8 +141,9 @@ int run(int argc, char** argv) {
             reachable);
   }
 
-  std::printf("\nNear-Far, delta = C x W / D and delta = 1 (vertices processed: near items expanded; iterations: "
-              "near rounds and far splits)\n\n");
+  std::printf(
+      "\nNear-Far, delta = C x W / D and delta = 1 (vertices processed: near items expanded; iterations: "
+      "near rounds and far splits)\n\n");
   report.table("near_far", kColumns);
   for (int power = -2; power <= 8; ++power) {
     lab08::NearFarOptions o;

@@ -76,8 +76,8 @@ using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comm
 
 // Task 2: if v is in bucket `current`, takes it out into the request list at
 // slot req_index[v] and records that it joined S. Returns whether it was in.
-__device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index,
-                                 vertex_t* requests, bucket_t current, vertex_t v) {
+__device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index, vertex_t* requests,
+                                 bucket_t current, vertex_t v) {
   // BEGIN SOLUTION task 2: take the current bucket's vertices out by their prefix-sum slots
   if (bindex[v] != current) return false;
   requests[req_index[v]] = v;
@@ -175,10 +175,10 @@ struct DeltaSteppingSssp::Impl {
   dist_t delta;
   sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> dist;
-  DeviceBuffer<bucket_t> bindex;       // BIndex(v)
-  DeviceBuffer<bucket_t> taken_stamp;  // bucket + 1 of the last bucket v was taken from: S without clearing
-  DeviceBuffer<vertex_t> req_index;    // ReqIndex(v): the exclusive scan
-  DeviceBuffer<vertex_t> requests;     // Req
+  DeviceBuffer<bucket_t> bindex;           // BIndex(v)
+  DeviceBuffer<bucket_t> taken_stamp;      // bucket + 1 of the last bucket v was taken from: S without clearing
+  DeviceBuffer<vertex_t> req_index;        // ReqIndex(v): the exclusive scan
+  DeviceBuffer<vertex_t> requests;         // Req
   sssp::cuda::DeviceWord<unsigned> taken;  // requests of the round, read by the host
   DeviceBuffer<unsigned> selected;         // |S|, read only by the heavy relaxation
   sssp::cuda::DeviceWord<bucket_t> next_bucket;
@@ -273,8 +273,8 @@ struct DeltaSteppingSssp::Impl {
     const cudaStream_t s = stream.get();
     std::size_t bytes = cub_scratch.size();
     SSSP_CUDA_CHECK(cub::DeviceSelect::If(cub_scratch.data(), bytes, thrust::counting_iterator<vertex_t>(0),
-                                          requests.data(), selected.data(), n,
-                                          TakenFrom{taken_stamp.data(), current}, s));
+                                          requests.data(), selected.data(), n, TakenFrom{taken_stamp.data(), current},
+                                          s));
     relax(false, selected.data(), resident);
     work.kernel_launches += 2;
   }
@@ -302,7 +302,7 @@ SsspResult DeltaSteppingSssp::run(vertex_t source) {
   cudaStream_t stream = s.stream.get();
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         initialise<<<sssp::cuda::grid_for(s.n, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.n, source, s.dist.data(), s.bindex.data(), s.taken_stamp.data(), s.offered.device());
         SSSP_CUDA_CHECK_LAUNCH();

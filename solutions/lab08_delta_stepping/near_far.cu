@@ -97,12 +97,12 @@ struct Lists {
   unsigned* near_count;  // kCopies counts
   vertex_t* far;         // kCopies lists
   unsigned* far_count;   // kCopies counts
-  Frontier* frontier;   // kCopies states
+  Frontier* frontier;    // kCopies states
   RunStats* stats;
-  unsigned* queued_by;   // per vertex: the launch that last queued it into a near list (0: none)
-  unsigned* in_far;      // per vertex: 1 while it is in the far pile
-  dist_t* expanded_at;   // per vertex: the distance it was last expanded at (kInfinity: never)
-  vertex_t capacity;     // slots per list: n
+  unsigned* queued_by;  // per vertex: the launch that last queued it into a near list (0: none)
+  unsigned* in_far;     // per vertex: 1 while it is in the far pile
+  dist_t* expanded_at;  // per vertex: the distance it was last expanded at (kInfinity: never)
+  vertex_t capacity;    // slots per list: n
 
   __device__ vertex_t* near_list(unsigned copy) const { return near + std::uint64_t{copy % kCopies} * capacity; }
   __device__ vertex_t* far_list(unsigned copy) const { return far + std::uint64_t{copy % kCopies} * capacity; }
@@ -110,12 +110,12 @@ struct Lists {
 
 // What one launch works on: its copies of the lists.
 struct Launch {
-  unsigned number;        // L, from 1
-  vertex_t* near_out;     // next near list
+  unsigned number;     // L, from 1
+  vertex_t* near_out;  // next near list
   unsigned* near_out_count;
-  vertex_t* far_now;      // the far pile near rounds append to
+  vertex_t* far_now;  // the far pile near rounds append to
   unsigned* far_now_count;
-  vertex_t* far_next;     // where a split keeps what stays far
+  vertex_t* far_next;  // where a split keeps what stays far
   unsigned* far_next_count;
   dist_t threshold;
 };
@@ -180,8 +180,8 @@ __device__ bool claim_expansion(const dist_t* dist, const Lists& lists, vertex_t
 
 // Task 5: far item w when the threshold moves from `old_threshold` to
 // launch.threshold. Returns w's distance if it stays far, else kInfinity.
-__device__ dist_t split_far_item(const dist_t* dist, const Lists& lists, const Launch& launch,
-                                 dist_t old_threshold, vertex_t w) {
+__device__ dist_t split_far_item(const dist_t* dist, const Lists& lists, const Launch& launch, dist_t old_threshold,
+                                 vertex_t w) {
   // BEGIN SOLUTION task 5: drop, move to near, or keep a far item
   const dist_t d = load_dist(dist, w);
   const bool stays = d >= launch.threshold;
@@ -224,9 +224,9 @@ __device__ dist_t next_threshold(const Frontier& now, dist_t delta) {
 // divergent atomics. On an H100 a whole warp per item was fastest even at
 // out-degree 4 (see the handout's table).
 template <unsigned kLanes>
-__global__ void __launch_bounds__(1024) step(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                                             const weight_t* __restrict__ weights, dist_t* dist, Lists lists,
-                                             dist_t delta, unsigned number, BlockWork* block_work) {
+__global__ void __launch_bounds__(1024)
+    step(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets, const weight_t* __restrict__ weights,
+         dist_t* dist, Lists lists, dist_t delta, unsigned number, BlockWork* block_work) {
   __shared__ unsigned long long expanded;
   __shared__ unsigned long long arcs;
   __shared__ unsigned long long far_min;
@@ -294,7 +294,7 @@ __global__ void __launch_bounds__(1024) step(const edge_t* __restrict__ offsets,
   next.threshold = launch.threshold;
   next.split = split ? now.split + 1 : now.split;
   lists.frontier[(number + 2) % kCopies].far_min = sssp::kInfinity;
-  lists.near_count[(number + 2) % kCopies] = 0;  // launch number + 1 appends there
+  lists.near_count[(number + 2) % kCopies] = 0;               // launch number + 1 appends there
   if (split) lists.far_count[(now.split + 2) % kCopies] = 0;  // the next split keeps its far items there
   RunStats& stats = *lists.stats;
   if (near_round) ++stats.near_rounds;
@@ -307,16 +307,11 @@ using StepKernel = decltype(&step<1>);
 // The step kernel for `lanes` threads per near item.
 StepKernel step_kernel(unsigned lanes) {
   switch (lanes) {
-    case 1:
-      return step<1>;
-    case 2:
-      return step<2>;
-    case 4:
-      return step<4>;
-    case 8:
-      return step<8>;
-    case 16:
-      return step<16>;
+    case 1: return step<1>;
+    case 2: return step<2>;
+    case 4: return step<4>;
+    case 8: return step<8>;
+    case 16: return step<16>;
     default:  // 32: validate() allows nothing else
       return step<32>;
   }
@@ -324,8 +319,8 @@ StepKernel step_kernel(unsigned lanes) {
 
 // Every distance infinite but the source's; the source alone in near list 1
 // (launch 1 reads copy 1) under threshold delta; everything else empty.
-__global__ void initialise(vertex_t n, vertex_t source, dist_t delta, dist_t* dist, Lists lists,
-                           BlockWork* block_work, unsigned blocks) {
+__global__ void initialise(vertex_t n, vertex_t source, dist_t delta, dist_t* dist, Lists lists, BlockWork* block_work,
+                           unsigned blocks) {
   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
     dist[v] = v == source ? 0 : sssp::kInfinity;
     lists.expanded_at[v] = sssp::kInfinity;
@@ -354,8 +349,7 @@ void validate(const NearFarOptions& o) {
   const unsigned lanes = o.lanes_per_item;
   sssp::require_option(
       lanes != 0 && lanes <= sssp::cuda::kWarpSize && (lanes & (lanes - 1)) == 0 && o.block_size % lanes == 0,
-      "lanes per item", "a power of two up to 32 that divides the block size " + std::to_string(o.block_size),
-      lanes);
+      "lanes per item", "a power of two up to 32 that divides the block size " + std::to_string(o.block_size), lanes);
 }
 
 struct NearFarSssp::Impl {
@@ -364,8 +358,8 @@ struct NearFarSssp::Impl {
   dist_t delta;
   sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> dist;
-  DeviceBuffer<vertex_t> near;  // kCopies lists of n
-  DeviceBuffer<vertex_t> far;   // kCopies lists of n
+  DeviceBuffer<vertex_t> near;    // kCopies lists of n
+  DeviceBuffer<vertex_t> far;     // kCopies lists of n
   DeviceBuffer<unsigned> counts;  // near counts, then far counts
   DeviceBuffer<Frontier> frontier;
   DeviceBuffer<RunStats> stats;
@@ -373,7 +367,7 @@ struct NearFarSssp::Impl {
   DeviceBuffer<unsigned> in_far;
   DeviceBuffer<dist_t> expanded_at;
   StepKernel kernel;  // step<lanes per item>
-  unsigned grid;  // blocks of every step launch: as many as are resident at once
+  unsigned grid;      // blocks of every step launch: as many as are resident at once
   sssp::cuda::BlockWorkCounters block_work;
   sssp::cuda::Stream stream;
   sssp::cuda::PinnedArray<RunStats> looks{2, "Near-Far looks"};  // the stats as of the last two looks
@@ -436,13 +430,13 @@ struct NearFarSssp::Impl {
     const Lists l = lists();
     for (unsigned number = first; number < first + count; ++number) {
       kernel<<<grid, options.block_size, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(),
-                                                         graph.weights.data(), dist.data(), l, delta, number,
-                                                         block_work.device());
+                                                            graph.weights.data(), dist.data(), l, delta, number,
+                                                            block_work.device());
       SSSP_CUDA_CHECK_LAUNCH();
     }
     work.kernel_launches += count;
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(&looks[slot], stats.data(), sizeof(RunStats), cudaMemcpyDeviceToHost,
-                                    stream.get()));
+    SSSP_CUDA_CHECK(
+        cudaMemcpyAsync(&looks[slot], stats.data(), sizeof(RunStats), cudaMemcpyDeviceToHost, stream.get()));
     looked[slot].record(stream.get());
   }
 };
@@ -461,7 +455,7 @@ SsspResult NearFarSssp::run(vertex_t source) {
   cudaStream_t stream = s.stream.get();
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
-      [&](Counters& work) -> auto& {
+      [&](Counters& work) -> DeviceBuffer<dist_t>& {
         initialise<<<sssp::cuda::grid_for(s.n, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.n, source, s.delta, s.dist.data(), s.lists(), s.block_work.device(), s.grid);
         SSSP_CUDA_CHECK_LAUNCH();

@@ -135,22 +135,22 @@ void validate(const AddsOptions& options);
 
 /// One decision of the manager's delta controller, as it saw it.
 struct TraceEntry {
-  unsigned long long pass = 0;   ///< manager passes so far
-  DeltaSignal signal;            ///< what next_delta was given
-  dist_t delta = 0;              ///< what next_delta returned: delta from then on
-  unsigned items_held = 0;       ///< items the workers held at the decision
-  unsigned buckets_open = 0;     ///< buckets assigned from in that pass
+  unsigned long long pass = 0;  ///< manager passes so far
+  DeltaSignal signal;           ///< what next_delta was given
+  dist_t delta = 0;             ///< what next_delta returned: delta from then on
+  unsigned items_held = 0;      ///< items the workers held at the decision
+  unsigned buckets_open = 0;    ///< buckets assigned from in that pass
 };
 
 /// What one run did, beyond the distances.
 struct AddsStats {
-  unsigned long long passes = 0;          ///< manager passes
-  unsigned long long head_switches = 0;   ///< times the head bucket retired
-  unsigned long long expansions = 0;      ///< items expanded (stale copies skipped are not counted)
-  unsigned long long repeats = 0;         ///< of those, a vertex expanded a second time or more
+  unsigned long long passes = 0;            ///< manager passes
+  unsigned long long head_switches = 0;     ///< times the head bucket retired
+  unsigned long long expansions = 0;        ///< items expanded (stale copies skipped are not counted)
+  unsigned long long repeats = 0;           ///< of those, a vertex expanded a second time or more
   unsigned long long local_expansions = 0;  ///< of those, expanded from a block's local list, not the queue
-  unsigned long long published = 0;       ///< items that went through the queue (the source included)
-  dist_t final_delta = 0;                 ///< delta when the run ended
+  unsigned long long published = 0;         ///< items that went through the queue (the source included)
+  dist_t final_delta = 0;                   ///< delta when the run ended
 };
 
 /// ADDS on the GPU. The constructor copies the graph once and allocates the

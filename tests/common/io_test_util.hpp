@@ -54,16 +54,14 @@ inline const std::string kDimacs =
     "a 3 1 4294967295\n"
     "a 4 4 3\n"
     "a 1 2 9\n";
-inline const std::vector<Arc> kDimacsArcs = {
-    {0, 1, 7}, {1, 2, 0}, {2, 0, 4294967295u}, {3, 3, 3}, {0, 1, 9}};
+inline const std::vector<Arc> kDimacsArcs = {{0, 1, 7}, {1, 2, 0}, {2, 0, 4294967295u}, {3, 3, 3}, {0, 1, 9}};
 
 // A fresh directory under the system temp directory, removed with its contents.
 class TempDir {
  public:
   TempDir() {
     std::random_device entropy;
-    path_ = fs::temp_directory_path() /
-            ("sssp_test_io_" + std::to_string(entropy()) + "_" + std::to_string(entropy()));
+    path_ = fs::temp_directory_path() / ("sssp_test_io_" + std::to_string(entropy()) + "_" + std::to_string(entropy()));
     fs::create_directories(path_);
   }
   TempDir(const TempDir&) = delete;
@@ -94,8 +92,7 @@ inline std::string read_bytes(const std::string& path) {
 inline std::string gzip(std::string_view text) {
   z_stream z{};
   // 16 + MAX_WBITS: a gzip wrapper; 8: zlib's default memory level.
-  EXPECT_EQ(deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
-            Z_OK);
+  EXPECT_EQ(deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
   std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
   z.avail_in = static_cast<uInt>(text.size());
@@ -107,22 +104,18 @@ inline std::string gzip(std::string_view text) {
   return out;
 }
 
-inline void write_gz(const std::string& path, std::string_view text) {
-  write_file(path, gzip(text));
-}
+inline void write_gz(const std::string& path, std::string_view text) { write_file(path, gzip(text)); }
 
 // Succeeds when `action` throws InputError whose message contains every needle.
 template <typename Action>
-::testing::AssertionResult throws_input_error(Action action,
-                                              std::initializer_list<std::string_view> needles) {
+::testing::AssertionResult throws_input_error(Action action, std::initializer_list<std::string_view> needles) {
   try {
     action();
   } catch (const InputError& e) {
     const std::string message = e.what();
     for (const std::string_view needle : needles) {
       if (message.find(needle) == std::string::npos) {
-        return ::testing::AssertionFailure()
-               << "message \"" << message << "\" lacks \"" << needle << "\"";
+        return ::testing::AssertionFailure() << "message \"" << message << "\" lacks \"" << needle << "\"";
       }
     }
     return ::testing::AssertionSuccess();
@@ -133,10 +126,8 @@ template <typename Action>
 }
 
 // Shorthand: parsing `text` (named `name`) with `options` fails mentioning every needle.
-inline ::testing::AssertionResult rejects(const std::string& text,
-                                          std::initializer_list<std::string_view> needles,
-                                          const ReadOptions& options = {},
-                                          const std::string& name = "t") {
+inline ::testing::AssertionResult rejects(const std::string& text, std::initializer_list<std::string_view> needles,
+                                          const ReadOptions& options = {}, const std::string& name = "t") {
   return throws_input_error([&] { (void)parse_graph(text, name, options); }, needles);
 }
 

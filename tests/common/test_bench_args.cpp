@@ -40,9 +40,9 @@ BenchArgs parse(std::vector<std::string> words) {
 TEST(BenchArgs, SharedAndOwnOptions) {
   BenchArgs a;
   unsigned depth = 0;
-  ASSERT_TRUE(parse({"--gen", "chain:7", "--source", "3", "--repeats=2", "--block-size", "64", "--weights", "1:9:2",
-                     "--depth", "5"},
-                    a, depth));
+  ASSERT_TRUE(parse(
+      {"--gen", "chain:7", "--source", "3", "--repeats=2", "--block-size", "64", "--weights", "1:9:2", "--depth", "5"},
+      a, depth));
   EXPECT_EQ(a.spec, "chain:7");
   EXPECT_EQ(a.source, 3u);
   EXPECT_EQ(a.repeats, 2u);
@@ -126,9 +126,10 @@ TEST(BenchReport, TablesAsJsonNumbersStayNumbers) {
   std::ifstream in(file);
   const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::filesystem::remove(file);
-  EXPECT_EQ(json,
-            "{\"program\": \"demo-bench\", \"facts\": {\"graph\": \"grid \\\"2x2\\\"\"}, \"tables\": [{\"title\": \"t\", "
-            "\"columns\": [\"name\", \"n\", \"ms\"], \"rows\": [[\"a\", 3, 1.25], [\"b\", 4, \"refused\"]]}]}\n");
+  EXPECT_EQ(
+      json,
+      "{\"program\": \"demo-bench\", \"facts\": {\"graph\": \"grid \\\"2x2\\\"\"}, \"tables\": [{\"title\": \"t\", "
+      "\"columns\": [\"name\", \"n\", \"ms\"], \"rows\": [[\"a\", 3, 1.25], [\"b\", 4, \"refused\"]]}]}\n");
 }
 
 }  // namespace

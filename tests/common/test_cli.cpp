@@ -31,7 +31,8 @@ struct Fixture {
     parser.count("--source", "V", "source", source, 0, 4294967294);
     parser.count("--repeats", "R", "repeats", repeats, 1, 1000);
     parser.flag("--quiet", "say less", [this] { quiet = true; });
-    parser.option("--algo", "NAME", "repeatable", [this](const std::string& v) { algos.push_back(v); }, Repeat::kMany);
+    parser.option(
+        "--algo", "NAME", "repeatable", [this](const std::string& v) { algos.push_back(v); }, Repeat::kMany);
   }
 
   // Parses `words` (argv[0] is added); false for --help, whose text goes to `help`.

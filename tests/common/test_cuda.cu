@@ -226,7 +226,7 @@ TEST(TimedRun, RejectsABadSourceBeforeAnyGpuWork) {
   sssp::cuda::DeviceBuffer<sssp::dist_t> storage(10, "distances");
   auto& dist = storage;  // (nvcc misreads a lambda returning a captured local as returning a local)
   bool ran = false;
-  const auto algorithm = [&](sssp::Counters&) -> auto& {
+  const auto algorithm = [&](sssp::Counters&) -> sssp::cuda::DeviceBuffer<sssp::dist_t>& {
     ran = true;
     return dist;
   };
@@ -242,8 +242,8 @@ TEST(TimedRun, ReturnsTheAnswerCountersAndTime) {
   SSSP_REQUIRE_GPU();
   sssp::cuda::DeviceBuffer<sssp::level_t> storage(5, "levels");
   auto& level = storage;
-  const sssp::BfsResult result =
-      sssp::cuda::timed_run<sssp::level_t>(device_todo(), 2, 5, [&](sssp::Counters& work) -> auto& {
+  const sssp::BfsResult result = sssp::cuda::timed_run<sssp::level_t>(
+      device_todo(), 2, 5, [&](sssp::Counters& work) -> sssp::cuda::DeviceBuffer<sssp::level_t>& {
         level.fill_bytes(0);
         spin<<<1, 1>>>(2'000'000);
         SSSP_CUDA_CHECK_LAUNCH();
@@ -262,11 +262,12 @@ TEST(TimedRun, DeviceTodoIsClearedBeforeEveryRun) {
   sssp::cuda::DeviceBuffer<sssp::dist_t> storage(3, "distances");
   auto& dist = storage;
   const auto run_task = [&](int task) {
-    return sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 0, 3, [&](sssp::Counters&) -> auto& {
-      unfinished_task<<<1, 32>>>(task);
-      SSSP_CUDA_CHECK_LAUNCH();
-      return dist;
-    });
+    return sssp::cuda::timed_run<sssp::dist_t>(device_todo(), 0, 3,
+                                               [&](sssp::Counters&) -> sssp::cuda::DeviceBuffer<sssp::dist_t>& {
+                                                 unfinished_task<<<1, 32>>>(task);
+                                                 SSSP_CUDA_CHECK_LAUNCH();
+                                                 return dist;
+                                               });
   };
   try {
     (void)run_task(7);
@@ -294,8 +295,8 @@ TEST(Plumbing, RequireOptionNamesTheOptionTheRuleAndTheValue) {
 
 TEST(Plumbing, CsrFootprintCountsTheThreeArraysIn64Bits) {
   const sssp::CsrGraph g = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
-  const std::uint64_t expected = 11 * sizeof(sssp::edge_t) + std::uint64_t{g.num_edges()} *
-                                                                  (sizeof(sssp::vertex_t) + sizeof(sssp::weight_t));
+  const std::uint64_t expected =
+      11 * sizeof(sssp::edge_t) + std::uint64_t{g.num_edges()} * (sizeof(sssp::vertex_t) + sizeof(sssp::weight_t));
   EXPECT_EQ(sssp::cuda::csr_device_bytes(g), expected);
   EXPECT_EQ(sssp::cuda::coo_device_bytes(g, false), 2 * std::uint64_t{g.num_edges()} * sizeof(sssp::vertex_t));
   EXPECT_EQ(sssp::cuda::device_bytes<sssp::dist_t>(std::uint64_t{1} << 32), std::uint64_t{8} << 32)

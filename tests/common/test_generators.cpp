@@ -200,16 +200,14 @@ TEST(GeneratorsRandom, EdgeCases) {
 }
 
 TEST(GeneratorsDeterminism, SameSeedSameGraph) {
-  expect_same_graph(make_uniform_random(300, 1500, kWeights, 3),
-                    make_uniform_random(300, 1500, kWeights, 3));
+  expect_same_graph(make_uniform_random(300, 1500, kWeights, 3), make_uniform_random(300, 1500, kWeights, 3));
   expect_same_graph(make_rmat(9, 8, kWeights, 5), make_rmat(9, 8, kWeights, 5));
   expect_same_graph(make_grid(13, 11, kWeights), make_grid(13, 11, kWeights));
   expect_same_graph(make_complete(9, kWeights), make_complete(9, kWeights));
 }
 
 TEST(GeneratorsDeterminism, DifferentSeedDifferentGraph) {
-  EXPECT_FALSE(same_arcs(make_uniform_random(300, 1500, kWeights, 3),
-                         make_uniform_random(300, 1500, kWeights, 4)));
+  EXPECT_FALSE(same_arcs(make_uniform_random(300, 1500, kWeights, 3), make_uniform_random(300, 1500, kWeights, 4)));
   EXPECT_FALSE(same_arcs(make_rmat(9, 8, kWeights, 5), make_rmat(9, 8, kWeights, 6)));
   // The weight seed changes the weights, not the topology.
   const EdgeList a = make_grid(5, 5, WeightPolicy::uniform(1, 1000, 1));
@@ -302,10 +300,8 @@ TEST(GeneratorSpec, EveryFamilyMatchesItsFunction) {
   const std::uint64_t seed = 9;
   expect_same_graph(generate("grid:2x3", kWeights, seed), make_grid(2, 3, kWeights));
   expect_same_graph(generate("grid:13x11", kWeights, seed), make_grid(13, 11, kWeights));
-  expect_same_graph(generate("random:50:200", kWeights, seed),
-                    make_uniform_random(50, 200, kWeights, seed));
-  expect_same_graph(generate("random:50:0", kWeights, seed),
-                    make_uniform_random(50, 0, kWeights, seed));
+  expect_same_graph(generate("random:50:200", kWeights, seed), make_uniform_random(50, 200, kWeights, seed));
+  expect_same_graph(generate("random:50:0", kWeights, seed), make_uniform_random(50, 0, kWeights, seed));
   expect_same_graph(generate("rmat:6", kWeights, seed), make_rmat(6, 16, kWeights, seed));
   expect_same_graph(generate("rmat:6:4", kWeights, seed), make_rmat(6, 4, kWeights, seed));
   expect_same_graph(generate("rmat:0:1", kWeights, seed), make_rmat(0, 1, kWeights, seed));
@@ -323,18 +319,66 @@ TEST(GeneratorSpec, SeedOnlyMattersForRandomFamilies) {
 }
 
 TEST(GeneratorSpec, MalformedSpecsThrowInputErrorQuotingTheSpec) {
-  const std::vector<std::string> bad = {
-      "", ":", "grid", "grid:", "grid:3", "grid:3x", "grid:x3", "grid:0x5", "grid:5x0",
-      "grid:3x4x5", "grid:3x4:1", "grid:-3x4", "grid:+3x4", "grid:3X4", "grid: 3x4", "grid:3x4 ",
-      "grid:3.5x4", "grid:100000x100000", "grid:4294967296x1", "grid:99999999999999999999x1",
-      "random", "random:10", "random:10:", "random::5", "random:0:5", "random:10:5:1",
-      "random:10:4294967296", "random:a:b", "random:10:-1",
-      "rmat", "rmat:", "rmat:31", "rmat:64", "rmat:-1", "rmat:10:0", "rmat:30:4", "rmat:10:16:1",
-      "rmat:1.5", "rmat:10:", "rmat:10:4294967296",
-      "chain", "chain:0", "chain:", "chain:5:5", "chain:99999999999", "chain:abc", "chain:5x",
-      "star:0", "star:4294967295", "star:", "star:1:2",
-      "complete:0", "complete:65537", "complete:5:1", "complete:",
-      "torus:5", "GRID:3x4", "grid3x4", "Chain:5", " chain:5"};
+  const std::vector<std::string> bad = {"",
+                                        ":",
+                                        "grid",
+                                        "grid:",
+                                        "grid:3",
+                                        "grid:3x",
+                                        "grid:x3",
+                                        "grid:0x5",
+                                        "grid:5x0",
+                                        "grid:3x4x5",
+                                        "grid:3x4:1",
+                                        "grid:-3x4",
+                                        "grid:+3x4",
+                                        "grid:3X4",
+                                        "grid: 3x4",
+                                        "grid:3x4 ",
+                                        "grid:3.5x4",
+                                        "grid:100000x100000",
+                                        "grid:4294967296x1",
+                                        "grid:99999999999999999999x1",
+                                        "random",
+                                        "random:10",
+                                        "random:10:",
+                                        "random::5",
+                                        "random:0:5",
+                                        "random:10:5:1",
+                                        "random:10:4294967296",
+                                        "random:a:b",
+                                        "random:10:-1",
+                                        "rmat",
+                                        "rmat:",
+                                        "rmat:31",
+                                        "rmat:64",
+                                        "rmat:-1",
+                                        "rmat:10:0",
+                                        "rmat:30:4",
+                                        "rmat:10:16:1",
+                                        "rmat:1.5",
+                                        "rmat:10:",
+                                        "rmat:10:4294967296",
+                                        "chain",
+                                        "chain:0",
+                                        "chain:",
+                                        "chain:5:5",
+                                        "chain:99999999999",
+                                        "chain:abc",
+                                        "chain:5x",
+                                        "star:0",
+                                        "star:4294967295",
+                                        "star:",
+                                        "star:1:2",
+                                        "complete:0",
+                                        "complete:65537",
+                                        "complete:5:1",
+                                        "complete:",
+                                        "torus:5",
+                                        "GRID:3x4",
+                                        "grid3x4",
+                                        "Chain:5",
+                                        " chain:5"};
   for (const std::string& spec : bad) {
     try {
       (void)generate(spec, kWeights, 1);
@@ -362,8 +406,7 @@ TEST(GeneratorSpec, LimitErrorsExplainTheLimit) {
     (void)generate("torus:5", kWeights, 1);
     FAIL() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown generator family 'torus'"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown generator family 'torus'"), std::string::npos) << e.what();
   }
 }
 

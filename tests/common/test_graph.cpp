@@ -75,8 +75,7 @@ TEST(GraphCsr, HandExampleExact) {
   EXPECT_EQ(g.out_degree(0), 3U);
   EXPECT_EQ(g.out_degree(1), 0U);
   EXPECT_TRUE(g.neighbors(1).empty());
-  EXPECT_EQ(std::vector<vertex_t>(g.neighbors(2).begin(), g.neighbors(2).end()),
-            (std::vector<vertex_t>{0, 3}));
+  EXPECT_EQ(std::vector<vertex_t>(g.neighbors(2).begin(), g.neighbors(2).end()), (std::vector<vertex_t>{0, 3}));
   EXPECT_EQ(std::vector<weight_t>(g.neighbor_weights(2).begin(), g.neighbor_weights(2).end()),
             (std::vector<weight_t>{5, 2}));
   EXPECT_TRUE(g.contains(3));
@@ -113,8 +112,8 @@ TEST(GraphTranspose, HandExampleInArcsExact) {
 
 TEST(GraphTranspose, TwiceGivesTheOriginal) {
   const auto w = WeightPolicy::uniform(1, 50, 2);
-  for (const EdgeList& e : {hand_example(), make_uniform_random(200, 1500, w, 8),
-                            make_rmat(8, 8, w, 3), make_grid(7, 5, w)}) {
+  for (const EdgeList& e :
+       {hand_example(), make_uniform_random(200, 1500, w, 8), make_rmat(8, 8, w, 3), make_grid(7, 5, w)}) {
     const CsrGraph g = to_csr(e);
     const CsrGraph tt = transpose(transpose(g));
     EXPECT_EQ(tt.offsets, g.offsets) << e.name;
@@ -162,8 +161,7 @@ TEST(GraphValidate, EdgeListCatchesBadIdsAndLengths) {
 
   EdgeList short_weights = hand_example();
   short_weights.weight.pop_back();
-  EXPECT_NE(input_error_of([&] { short_weights.validate(); }).find("differ in length"),
-            std::string::npos);
+  EXPECT_NE(input_error_of([&] { short_weights.validate(); }).find("differ in length"), std::string::npos);
 
   EdgeList short_dst = hand_example();
   short_dst.dst.pop_back();
@@ -187,8 +185,7 @@ TEST(GraphValidate, CsrCatchesBadOffsetsAndTargets) {
 
   CsrGraph decreasing = good;
   decreasing.offsets = {0, 4, 3, 5, 6};
-  EXPECT_NE(input_error_of([&] { decreasing.validate(); }).find("decrease at vertex 1"),
-            std::string::npos);
+  EXPECT_NE(input_error_of([&] { decreasing.validate(); }).find("decrease at vertex 1"), std::string::npos);
 
   CsrGraph wrong_end = good;
   wrong_end.offsets.back() = 5;

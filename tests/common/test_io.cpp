@@ -27,8 +27,7 @@ TEST(ReadDimacs, ParsesVerticesArcsAndWeightsExactly) {
 }
 
 TEST(ReadDimacs, AcceptsCrlfBlankLinesAndTabs) {
-  const EdgeList g =
-      parse_graph("c x\r\n\r\n  \r\n\t c indented\r\np\tsp 3 2\r\n\ta\t1  2 5 \r\na 3 2 1", "t");
+  const EdgeList g = parse_graph("c x\r\n\r\n  \r\n\t c indented\r\np\tsp 3 2\r\n\ta\t1  2 5 \r\na 3 2 1", "t");
   EXPECT_EQ(g.num_vertices, 3u);
   EXPECT_EQ(arcs_of(g), (std::vector<Arc>{{0, 1, 5}, {2, 1, 1}}));
 }
@@ -47,8 +46,8 @@ TEST(ReadDimacs, LongLinesAcrossReadBuffers) {
   std::vector<Arc> expected;
   for (vertex_t i = 0; i < 6; ++i) {
     text += "c " + std::string(1000000, 'x') + "\n";
-    text += "a " + std::to_string(i % 3 + 1) + " " + std::to_string((i + 1) % 3 + 1) + " " +
-            std::to_string(100 + i) + "\n";
+    text +=
+        "a " + std::to_string(i % 3 + 1) + " " + std::to_string((i + 1) % 3 + 1) + " " + std::to_string(100 + i) + "\n";
     expected.emplace_back(i % 3, (i + 1) % 3, 100 + i);
   }
   write_file(dir.file("long.gr"), text);
@@ -82,9 +81,7 @@ TEST(ReadPace, EachEdgeBecomesTwoArcsWithOneWeight) {
   const weight_t w1 = policy.weight_of(1);
   const weight_t w2 = policy.weight_of(2);
   // A self-loop edge still gives two arcs, and the repeated edge is kept.
-  EXPECT_EQ(
-      arcs_of(g),
-      (std::vector<Arc>{{0, 1, w0}, {1, 0, w0}, {2, 2, w1}, {2, 2, w1}, {0, 1, w2}, {1, 0, w2}}));
+  EXPECT_EQ(arcs_of(g), (std::vector<Arc>{{0, 1, w0}, {1, 0, w0}, {2, 2, w1}, {2, 2, w1}, {0, 1, w2}, {1, 0, w2}}));
 }
 
 TEST(ReadPace, UnitWeightsByDefault) {
@@ -116,10 +113,8 @@ TEST(ReadSnap, RemapsIdsInOrderOfFirstAppearance) {
 TEST(ReadSnap, WeightsFollowTheEdgeLineIndex) {
   const auto policy = WeightPolicy::uniform(1, 1000000, 11);
   const EdgeList g = parse_graph("# c\n5 6\n# c\n6 5\n", "t", with_weights(policy));
-  EXPECT_EQ(arcs_of(g),
-            (std::vector<Arc>{{0, 1, policy.weight_of(0)}, {1, 0, policy.weight_of(1)}}));
-  const EdgeList other =
-      parse_graph("5 6\n6 5\n", "t", with_weights(WeightPolicy::uniform(1, 1000000, 12)));
+  EXPECT_EQ(arcs_of(g), (std::vector<Arc>{{0, 1, policy.weight_of(0)}, {1, 0, policy.weight_of(1)}}));
+  const EdgeList other = parse_graph("5 6\n6 5\n", "t", with_weights(WeightPolicy::uniform(1, 1000000, 12)));
   EXPECT_NE(other.weight, g.weight);
 }
 
@@ -146,14 +141,12 @@ TEST(ReadMatrixMarket, IntegerGeneral) {
 
 TEST(ReadMatrixMarket, SymmetricPatternMirrorsOffDiagonalAndKeepsDiagonalOnce) {
   const auto policy = WeightPolicy::uniform(1, 1000000, 9);
-  const EdgeList g =
-      parse_graph("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n3 3\n3 2\n", "t",
-                  with_weights(policy));
+  const EdgeList g = parse_graph("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n3 3\n3 2\n", "t",
+                                 with_weights(policy));
   const weight_t w0 = policy.weight_of(0);
   const weight_t w1 = policy.weight_of(1);
   const weight_t w2 = policy.weight_of(2);
-  EXPECT_EQ(arcs_of(g),
-            (std::vector<Arc>{{1, 0, w0}, {0, 1, w0}, {2, 2, w1}, {2, 1, w2}, {1, 2, w2}}));
+  EXPECT_EQ(arcs_of(g), (std::vector<Arc>{{1, 0, w0}, {0, 1, w0}, {2, 2, w1}, {2, 1, w2}, {1, 2, w2}}));
 }
 
 TEST(ReadMatrixMarket, RealValuesRoundToNearest) {
@@ -165,8 +158,7 @@ TEST(ReadMatrixMarket, RealValuesRoundToNearest) {
 }
 
 TEST(ReadMatrixMarket, BannerIsCaseInsensitive) {
-  const EdgeList g =
-      parse_graph("%%MatrixMarket MATRIX Coordinate Integer General\n2 2 1\n2 1 4\n", "t");
+  const EdgeList g = parse_graph("%%MatrixMarket MATRIX Coordinate Integer General\n2 2 1\n2 1 4\n", "t");
   EXPECT_EQ(arcs_of(g), (std::vector<Arc>{{1, 0, 4}}));
 }
 
@@ -178,12 +170,10 @@ TEST(ReadAutoDetect, PicksTheFormatFromTheFirstMeaningfulLine) {
       {"c x\n\np tw 3 1\n1 3\n", GraphFormat::kPace},
       {"0 5\n5 9\n", GraphFormat::kSnap},
       {"# c\n0 5\n", GraphFormat::kSnap},
-      {"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
-       GraphFormat::kMatrixMarket},
+      {"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", GraphFormat::kMatrixMarket},
   };
   for (const auto& [text, format] : cases) {
-    EXPECT_EQ(arcs_of(parse_graph(text, "t")), arcs_of(parse_graph(text, "t", with_format(format))))
-        << text;
+    EXPECT_EQ(arcs_of(parse_graph(text, "t")), arcs_of(parse_graph(text, "t", with_format(format)))) << text;
   }
   // Read as SNAP, a DIMACS file would fail: detection must not have chosen SNAP.
   EXPECT_EQ(parse_graph("c x\np tw 3 1\n1 3\n", "t").num_vertices, 3u);
@@ -197,16 +187,11 @@ TEST(ReadAutoDetect, FileThatLostItsHeaderIsNotReadAsAnotherFormat) {
   // Read as SNAP, a PACE file without its `p tw` line would be a valid graph
   // with half of its arcs.
   const std::string headerless = "1 2\n2 3\n3 1\n";
-  EXPECT_TRUE(
-      rejects(headerless, {"road.gr:1:", "missing 'p sp' or 'p tw' header"}, {}, "road.gr"));
-  EXPECT_TRUE(
-      rejects("# a comment\n" + headerless, {"road.gr:1:", "missing 'p sp'"}, {}, "road.gr"));
-  EXPECT_TRUE(
-      rejects(headerless, {"road.gr.gz:1:", "a .gr file is DIMACS or PACE"}, {}, "road.gr.gz"));
-  EXPECT_TRUE(rejects("c road\n\n" + headerless,
-                      {"t:3:", "expected a 'p sp' or 'p tw' header", "starting with 'c'"}));
-  EXPECT_TRUE(
-      rejects("3 3 1\n1 2\n", {"m.mtx:1:", "missing '%%MatrixMarket' banner"}, {}, "m.mtx"));
+  EXPECT_TRUE(rejects(headerless, {"road.gr:1:", "missing 'p sp' or 'p tw' header"}, {}, "road.gr"));
+  EXPECT_TRUE(rejects("# a comment\n" + headerless, {"road.gr:1:", "missing 'p sp'"}, {}, "road.gr"));
+  EXPECT_TRUE(rejects(headerless, {"road.gr.gz:1:", "a .gr file is DIMACS or PACE"}, {}, "road.gr.gz"));
+  EXPECT_TRUE(rejects("c road\n\n" + headerless, {"t:3:", "expected a 'p sp' or 'p tw' header", "starting with 'c'"}));
+  EXPECT_TRUE(rejects("3 3 1\n1 2\n", {"m.mtx:1:", "missing '%%MatrixMarket' banner"}, {}, "m.mtx"));
   // Under another name, or with the format given, the same text is an edge list.
   EXPECT_EQ(parse_graph(headerless, "edges.txt").num_edges(), 3u);
   EXPECT_EQ(parse_graph(headerless, "road.gr", with_format(GraphFormat::kSnap)).num_edges(), 3u);
@@ -215,8 +200,7 @@ TEST(ReadAutoDetect, FileThatLostItsHeaderIsNotReadAsAnotherFormat) {
 TEST(ReadAutoDetect, UppercaseHeaderIsNamed) {
   EXPECT_TRUE(rejects("P sp 3 1\na 1 2 3\n", {"t:1:", "'P' must be lowercase"}));
   EXPECT_TRUE(rejects("c x\nP tw 3 1\n1 2\n", {"t:2:", "'P' must be lowercase"}));
-  EXPECT_TRUE(rejects("P sp 3 1\na 1 2 3\n", {"t:1:", "'P' must be lowercase"},
-                      with_format(GraphFormat::kDimacs)));
+  EXPECT_TRUE(rejects("P sp 3 1\na 1 2 3\n", {"t:1:", "'P' must be lowercase"}, with_format(GraphFormat::kDimacs)));
 }
 
 TEST(ReadAutoDetect, MatrixMarketBannerMustBeTheFirstLine) {
@@ -230,8 +214,7 @@ TEST(ParseFormat, KnowsExactlyTheDocumentedNames) {
   EXPECT_EQ(parse_format("pace"), GraphFormat::kPace);
   EXPECT_EQ(parse_format("snap"), GraphFormat::kSnap);
   EXPECT_EQ(parse_format("mtx"), GraphFormat::kMatrixMarket);
-  EXPECT_TRUE(throws_input_error([] { (void)parse_format("gr"); },
-                                 {"'gr'", "auto, dimacs, pace, snap, mtx"}));
+  EXPECT_TRUE(throws_input_error([] { (void)parse_format("gr"); }, {"'gr'", "auto, dimacs, pace, snap, mtx"}));
 }
 
 // --- Text encodings ---------------------------------------------------------
@@ -240,9 +223,7 @@ TEST(ReadText, Utf8ByteOrderMarkIsDropped) {
   const std::string bom = "\xEF\xBB\xBF";
   EXPECT_EQ(arcs_of(parse_graph(bom + kDimacs, "t")), kDimacsArcs);
   EXPECT_EQ(arcs_of(parse_graph(bom + "p sp 2 1\na 1 2 3\n", "t")), (std::vector<Arc>{{0, 1, 3}}));
-  EXPECT_EQ(parse_graph(bom + "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", "t")
-                .num_edges(),
-            1u);
+  EXPECT_EQ(parse_graph(bom + "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", "t").num_edges(), 1u);
   EXPECT_EQ(parse_graph(bom + "0 5\n", "t").num_edges(), 1u);
   // Anywhere else it is not text of any format.
   EXPECT_TRUE(rejects("p sp 2 1\n" + bom + "a 1 2 3\n", {"t:2:", "unknown line type"}));
@@ -254,8 +235,7 @@ TEST(ReadText, Utf16IsRejected) {
 
 TEST(ReadText, CrOnlyLineEndingsAreNamed) {
   // Read as one line, such a file used to look like one comment: "empty file".
-  EXPECT_TRUE(
-      rejects("c x\rp sp 2 1\ra 1 2 3\r", {"t:1:", "CR-only line endings are not supported"}));
+  EXPECT_TRUE(rejects("c x\rp sp 2 1\ra 1 2 3\r", {"t:1:", "CR-only line endings are not supported"}));
   std::string big = "p sp 2 150000\r";
   for (int i = 0; i < 150000; ++i) big += "a 1 2 3\r";  // longer than a line may be
   EXPECT_TRUE(rejects(big, {"t:1:", "CR-only line endings are not supported"}));
@@ -264,23 +244,20 @@ TEST(ReadText, CrOnlyLineEndingsAreNamed) {
 // --- Bad input: one reason each ---------------------------------------------
 
 TEST(ReadErrors, MissingFile) {
-  EXPECT_TRUE(throws_input_error([] { (void)read_graph("/nonexistent/dir/x.gr"); },
-                                 {"/nonexistent/dir/x.gr", "No such file"}));
+  EXPECT_TRUE(
+      throws_input_error([] { (void)read_graph("/nonexistent/dir/x.gr"); }, {"/nonexistent/dir/x.gr", "No such file"}));
 }
 
 TEST(ReadErrors, EmptyFile) {
   TempDir dir;
   write_file(dir.file("empty.gr"), "");
-  EXPECT_TRUE(
-      throws_input_error([&] { (void)read_graph(dir.file("empty.gr")); }, {"empty.gr", "empty"}));
+  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("empty.gr")); }, {"empty.gr", "empty"}));
   EXPECT_TRUE(rejects("\n  \r\nc only a comment\n", {"empty"}));
 }
 
 TEST(ReadErrors, NoHeader) {
-  EXPECT_TRUE(
-      rejects("c only comments\n", {"no 'p sp' header"}, with_format(GraphFormat::kDimacs)));
-  EXPECT_TRUE(
-      rejects("1 2\n", {"t:1:", "before the 'p tw' header"}, with_format(GraphFormat::kPace)));
+  EXPECT_TRUE(rejects("c only comments\n", {"no 'p sp' header"}, with_format(GraphFormat::kDimacs)));
+  EXPECT_TRUE(rejects("1 2\n", {"t:1:", "before the 'p tw' header"}, with_format(GraphFormat::kPace)));
 }
 
 TEST(ReadErrors, HeaderAfterArcs) {
@@ -297,8 +274,7 @@ TEST(ReadErrors, FewerArcsThanDeclared) {
 }
 
 TEST(ReadErrors, MoreArcsThanDeclared) {
-  EXPECT_TRUE(
-      rejects("p sp 3 1\na 1 2 1\na 2 3 1\n", {"t:3:", "declares 1 arcs but the file has more"}));
+  EXPECT_TRUE(rejects("p sp 3 1\na 1 2 1\na 2 3 1\n", {"t:3:", "declares 1 arcs but the file has more"}));
 }
 
 TEST(ReadErrors, IdZeroInOneBasedFormat) {
@@ -308,31 +284,26 @@ TEST(ReadErrors, IdZeroInOneBasedFormat) {
 
 TEST(ReadErrors, IdAboveVertexCount) {
   EXPECT_TRUE(rejects("p sp 3 1\na 1 4 1\n", {"t:2:", "vertex id 4", "1..3"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n4 1\n",
-                      {"t:3:", "vertex id 4"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n4 1\n", {"t:3:", "vertex id 4"}));
 }
 
 TEST(ReadErrors, NegativeNumbers) {
   EXPECT_TRUE(rejects("p sp 3 1\na 1 2 -5\n", {"t:2:", "negative weight '-5'"}));
   EXPECT_TRUE(rejects("p sp 3 1\na -1 2 5\n", {"t:2:", "negative vertex id"}));
   EXPECT_TRUE(rejects("1 2\n-3 4\n", {"t:2:", "negative vertex id '-3'"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -0.5\n",
-                      {"t:3:", "negative weight"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -0.5\n", {"t:3:", "negative weight"}));
 }
 
 TEST(ReadErrors, NonNumericFields) {
-  EXPECT_TRUE(
-      rejects("p sp 3 1\na 1 2 x7\n", {"t:2:", "weight 'x7' is not a non-negative integer"}));
+  EXPECT_TRUE(rejects("p sp 3 1\na 1 2 x7\n", {"t:2:", "weight 'x7' is not a non-negative integer"}));
   EXPECT_TRUE(rejects("p sp 3 1\na 1 2 7x\n", {"t:2:", "weight '7x'"}));
   EXPECT_TRUE(rejects("p sp 3 1\na 1 2 1.5\n", {"t:2:", "weight '1.5'"}));
   EXPECT_TRUE(rejects("p sp three 1\n", {"t:1:", "vertex count 'three'"}));
   EXPECT_TRUE(rejects("x 1 2\n", {"t:1:", "vertex id 'x'"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 abc\n",
-                      {"t:3:", "not a real number"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n",
-                      {"t:3:", "not finite"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 inf\n",
-                      {"t:3:", "not finite"}));
+  EXPECT_TRUE(
+      rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 abc\n", {"t:3:", "not a real number"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", {"t:3:", "not finite"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 inf\n", {"t:3:", "not finite"}));
 }
 
 TEST(ReadErrors, WeightAbove32Bits) {
@@ -355,8 +326,7 @@ TEST(ReadErrors, MissingField) {
   EXPECT_TRUE(rejects("p sp 3 1\na 1 2\n", {"t:2:", "missing weight"}));
   EXPECT_TRUE(rejects("p sp 3\n", {"t:1:", "missing edge count"}));
   EXPECT_TRUE(rejects("5\n", {"t:1:", "missing target vertex id"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2\n",
-                      {"t:3:", "missing value"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2\n", {"t:3:", "missing value"}));
 }
 
 TEST(ReadErrors, BinaryGarbageIsQuotedReadably) {
@@ -372,26 +342,22 @@ TEST(ReadErrors, BinaryGarbageIsQuotedReadably) {
   }
 }
 
-TEST(ReadErrors, UnknownLineType) {
-  EXPECT_TRUE(rejects("p sp 3 1\ne 1 2 3\n", {"t:2:", "unknown line type 'e'"}));
-}
+TEST(ReadErrors, UnknownLineType) { EXPECT_TRUE(rejects("p sp 3 1\ne 1 2 3\n", {"t:2:", "unknown line type 'e'"})); }
 
 TEST(ReadErrors, AbsurdVertexCountRejectedBeforeAllocating) {
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_TRUE(
-      rejects("p sp 4000000000 1\na 1 2 3\n", {"t:1:", "4000000000 vertices", "max_vertices"}));
+  EXPECT_TRUE(rejects("p sp 4000000000 1\na 1 2 3\n", {"t:1:", "4000000000 vertices", "max_vertices"}));
   EXPECT_TRUE(rejects("p sp 18446744073709551615 1\n", {"t:1:", "max_vertices"}));
   EXPECT_TRUE(rejects("p sp 18446744073709551616 1\n", {"t:1:", "too large"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n",
-                      {"t:2:", "max_vertices"}));
+  EXPECT_TRUE(
+      rejects("%%MatrixMarket matrix coordinate pattern general\n4000000000 4000000000 1\n", {"t:2:", "max_vertices"}));
   // Rejecting at the header (line 1) means nothing was sized from it; it is also fast.
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
   ReadOptions small;
   small.max_vertices = 10;
   EXPECT_TRUE(rejects("p sp 11 0\n", {"t:1:", "11 vertices", "limit of 10"}, small));
   EXPECT_EQ(parse_graph("p sp 10 0\n", "t", small).num_vertices, 10u);
-  EXPECT_TRUE(
-      rejects("1 2\n3 4\n5 6\n7 8\n9 10\n11 12\n", {"t:6:", "more than 10 distinct"}, small));
+  EXPECT_TRUE(rejects("1 2\n3 4\n5 6\n7 8\n9 10\n11 12\n", {"t:6:", "more than 10 distinct"}, small));
 }
 
 TEST(ReadErrors, AbsurdArcCountRejectedBeforeAllocating) {
@@ -414,18 +380,14 @@ TEST(ReadErrors, OverlongLine) {
 }
 
 TEST(ReadErrors, MatrixMarketNotSquare) {
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n3 4 1\n1 2\n",
-                      {"t:2:", "3 x 4", "square"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n3 4 1\n1 2\n", {"t:2:", "3 x 4", "square"}));
 }
 
 TEST(ReadErrors, MatrixMarketUnsupportedKinds) {
-  EXPECT_TRUE(
-      rejects("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", {"t:1:", "'array'"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", {"t:1:", "'array'"}));
   EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate complex general\n", {"t:1:", "'complex'"}));
-  EXPECT_TRUE(
-      rejects("%%MatrixMarket matrix coordinate real hermitian\n", {"t:1:", "'hermitian'"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate integer skew-symmetric\n",
-                      {"t:1:", "'skew-symmetric'"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate real hermitian\n", {"t:1:", "'hermitian'"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate integer skew-symmetric\n", {"t:1:", "'skew-symmetric'"}));
   EXPECT_TRUE(rejects("%%MatrixMarket vector coordinate integer general\n", {"t:1:", "'vector'"}));
   EXPECT_TRUE(rejects("3 3 1\n1 2\n", {"t:1:", "banner"}, with_format(GraphFormat::kMatrixMarket)));
 }
@@ -437,8 +399,7 @@ TEST(ReadErrors, MatrixMarketEntryCountAndTriangle) {
                       {"t:4:", "declares 1 entries but the file has more"}));
   EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n1 2\n",
                       {"t:3:", "above the diagonal", "lower triangle"}));
-  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n% no size line\n",
-                      {"no size line"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n% no size line\n", {"no size line"}));
 }
 
 TEST(ReadErrors, SnapWithoutEdges) { EXPECT_TRUE(rejects("# header only\n", {"no edges"})); }

@@ -59,8 +59,7 @@ class BinaryCorruption : public ::testing::Test {
     save_binary(sample_csr(), dir_.file("g.csr"));
     bytes_ = read_bytes(dir_.file("g.csr"));
   }
-  ::testing::AssertionResult load_rejects(const std::string& bytes,
-                                          std::initializer_list<std::string_view> needles) {
+  ::testing::AssertionResult load_rejects(const std::string& bytes, std::initializer_list<std::string_view> needles) {
     write_file(dir_.file("bad.csr"), bytes);
     return throws_input_error([&] { (void)load_binary(dir_.file("bad.csr")); }, needles);
   }
@@ -90,8 +89,7 @@ TEST_F(BinaryCorruption, OtherVersion) {
 
 TEST_F(BinaryCorruption, FlippedByteFailsTheChecksum) {
   // One byte in each region after the header: name, offsets, targets, weights.
-  for (const std::size_t at :
-       {std::size_t{41}, std::size_t{56}, std::size_t{75}, bytes_.size() - 10}) {
+  for (const std::size_t at : {std::size_t{41}, std::size_t{56}, std::size_t{75}, bytes_.size() - 10}) {
     std::string bad = bytes_;
     bad[at] ^= 0x10;
     EXPECT_TRUE(load_rejects(bad, {"checksum"})) << "byte " << at;
@@ -107,8 +105,7 @@ TEST_F(BinaryCorruption, HugeSizesInHeader) {
 }
 
 TEST(BinaryCache, MissingFile) {
-  EXPECT_TRUE(
-      throws_input_error([] { (void)load_binary("/nonexistent/g.csr"); }, {"/nonexistent/g.csr"}));
+  EXPECT_TRUE(throws_input_error([] { (void)load_binary("/nonexistent/g.csr"); }, {"/nonexistent/g.csr"}));
 }
 
 // --- The cache --------------------------------------------------------------

@@ -64,8 +64,7 @@ TEST(ReadGzip, CorruptChecksumIsRejected) {
   std::string bytes = read_bytes(dir.file("g.gr.gz"));
   bytes[bytes.size() - 8] ^= 0x01;  // the stored CRC-32
   write_file(dir.file("g.gr.gz"), bytes);
-  EXPECT_TRUE(
-      throws_input_error([&] { (void)read_graph(dir.file("g.gr.gz")); }, {"g.gr.gz:", "corrupt"}));
+  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("g.gr.gz")); }, {"g.gr.gz:", "corrupt"}));
 }
 
 TEST(ReadGzip, ConcatenatedMembersReadAsOne) {
@@ -80,8 +79,7 @@ TEST(ReadGzip, ConcatenatedMembersReadAsOne) {
 TEST(ReadGzip, TrailingBytesAfterTheStreamAreRejected) {
   // zlib's gzread ignores them, which silently dropped the arcs they held.
   TempDir dir;
-  for (const std::string& trailing :
-       {std::string("a 1 2 3\n"), std::string(2, '\0'), std::string("\x1f")}) {
+  for (const std::string& trailing : {std::string("a 1 2 3\n"), std::string(2, '\0'), std::string("\x1f")}) {
     write_file(dir.file("g.gr.gz"), gzip(kDimacs) + trailing);
     EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("g.gr.gz")); },
                                    {"g.gr.gz:", "trailing data after the gzip stream"}))
@@ -91,8 +89,7 @@ TEST(ReadGzip, TrailingBytesAfterTheStreamAreRejected) {
 
 TEST(ReadFile, DirectoryIsNamed) {
   TempDir dir;
-  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.path().string()); },
-                                 {"cannot open", "is a directory"}));
+  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.path().string()); }, {"cannot open", "is a directory"}));
 }
 
 // Gives `bytes` to `read` through a named pipe, written by another thread.
@@ -125,9 +122,8 @@ TEST(ReadPipe, DetectsTheFormatWithoutRewinding) {
 TEST(ReadPipe, CacheIsSkippedWithAWarning) {
   TempDir dir;
   ::testing::internal::CaptureStderr();
-  const CsrGraph g = through_pipe(dir, kDimacs, [&](const std::string& path) {
-    return load_graph_cached(path, {}, dir.file("cache"));
-  });
+  const CsrGraph g = through_pipe(
+      dir, kDimacs, [&](const std::string& path) { return load_graph_cached(path, {}, dir.file("cache")); });
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(arcs_of(to_edge_list(g)), arcs_of(to_edge_list(to_csr(parse_graph(kDimacs, "t")))));
   EXPECT_NE(err.find("warning: "), std::string::npos) << err;

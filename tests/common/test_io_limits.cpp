@@ -20,13 +20,11 @@ using namespace io_test;
 
 TEST(DeclaredSizes, VertexCountIsBoundedByTheData) {
   // A 25-byte file declaring 2^28 vertices made the runner allocate 3.67 GB.
-  EXPECT_TRUE(rejects("p sp 268435456 1\na 1 2 3\n",
-                      {"t:1:", "declares 268435456 vertices", "more than the 1048584",
-                       "ReadOptions::max_extra_vertices"}));
+  EXPECT_TRUE(rejects("p sp 268435456 1\na 1 2 3\n", {"t:1:", "declares 268435456 vertices", "more than the 1048584",
+                                                      "ReadOptions::max_extra_vertices"}));
   EXPECT_TRUE(rejects("p tw 268435456 1\n1 2\n", {"t:1:", "268435456 vertices"}));
-  EXPECT_TRUE(
-      rejects("%%MatrixMarket matrix coordinate pattern general\n268435456 268435456 1\n1 2\n",
-              {"t:2:", "268435456 vertices"}));
+  EXPECT_TRUE(rejects("%%MatrixMarket matrix coordinate pattern general\n268435456 268435456 1\n1 2\n",
+                      {"t:2:", "268435456 vertices"}));
 }
 
 TEST(DeclaredSizes, VerticesWithoutArcsUpToOnePerBytePlusTheAllowance) {
@@ -63,9 +61,8 @@ TEST(NonDataBytes, GzipOfBlankLinesStopsAfter16MiB) {
                                  {"before.gr.gz:16777217:", "only 0 data lines", "16 MiB"}));
   // After the header (9 bytes), with the format given.
   write_file(dir.file("after.gr.gz"), gzip_of_newlines("p sp 2 1\n", "a 1 2 3\n"));
-  EXPECT_TRUE(throws_input_error(
-      [&] { (void)read_graph(dir.file("after.gr.gz"), dimacs); },
-      {"after.gr.gz:16777209:", "only 0 data lines"}));
+  EXPECT_TRUE(throws_input_error([&] { (void)read_graph(dir.file("after.gr.gz"), dimacs); },
+                                 {"after.gr.gz:16777209:", "only 0 data lines"}));
 }
 
 TEST(NonDataBytes, AllowanceGrowsWithTheDataLines) {
@@ -78,8 +75,7 @@ TEST(NonDataBytes, AllowanceGrowsWithTheDataLines) {
     text += '\n';
   }
   EXPECT_EQ(parse_graph(text, "t").num_edges(), 100u);
-  EXPECT_TRUE(rejects(text + "\n",
-                      {"16802817 bytes read", "only 100 data lines", "256 bytes per data line"}));
+  EXPECT_TRUE(rejects(text + "\n", {"16802817 bytes read", "only 100 data lines", "256 bytes per data line"}));
 }
 
 // `lines` lines "0 1": 4 bytes an arc, inflating about 1000 times from gzip.

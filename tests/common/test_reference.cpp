@@ -20,8 +20,17 @@ using test::hand_graph;
 
 // CLRS figure 24.6 (s, t, x, y, z = 0..4) plus vertex 5, which only points in.
 CsrGraph clrs() {
-  return hand_graph(6, {{0, 1, 10}, {0, 3, 5}, {1, 2, 1}, {1, 3, 2}, {3, 1, 3}, {3, 2, 9}, {3, 4, 2},
-                 {2, 4, 4}, {4, 2, 6}, {4, 0, 7}, {5, 0, 1}});
+  return hand_graph(6, {{0, 1, 10},
+                        {0, 3, 5},
+                        {1, 2, 1},
+                        {1, 3, 2},
+                        {3, 1, 3},
+                        {3, 2, 9},
+                        {3, 4, 2},
+                        {2, 4, 4},
+                        {4, 2, 6},
+                        {4, 0, 7},
+                        {5, 0, 1}});
 }
 
 // Textbook Bellman-Ford over all arcs, independent of the code under test.
@@ -70,8 +79,8 @@ TEST(ReferenceDijkstra, ZeroWeights) {
 }
 
 TEST(ReferenceDijkstra, SelfLoopsAndParallelArcs) {
-  const CsrGraph g = hand_graph(3, {{0, 0, 0}, {0, 1, 9}, {0, 1, 4}, {0, 1, 7}, {1, 1, 1}, {1, 2, 3},
-                             {1, 2, 2}, {2, 0, 1}});
+  const CsrGraph g =
+      hand_graph(3, {{0, 0, 0}, {0, 1, 9}, {0, 1, 4}, {0, 1, 7}, {1, 1, 1}, {1, 2, 3}, {1, 2, 2}, {2, 0, 1}});
   EXPECT_EQ(reference_dijkstra(g, 0), (std::vector<dist_t>{0, 4, 6}));
   EXPECT_EQ(reference_dijkstra(g, 2), (std::vector<dist_t>{1, 5, 0}));
   EXPECT_EQ(reference_bfs(g, 0), (std::vector<level_t>{0, 1, 2}));
@@ -113,8 +122,8 @@ TEST(ReferenceDijkstra, InvalidSourceThrows) {
 
 TEST(ReferenceCrossCheck, UnitWeightDijkstraEqualsBfsLevels) {
   for (const std::uint64_t seed : {1ULL, 2ULL, 3ULL}) {
-    for (const EdgeList& e : {make_uniform_random(400, 900, WeightPolicy::unit(), seed),
-                              make_rmat(9, 4, WeightPolicy::unit(), seed)}) {
+    for (const EdgeList& e :
+         {make_uniform_random(400, 900, WeightPolicy::unit(), seed), make_rmat(9, 4, WeightPolicy::unit(), seed)}) {
       const CsrGraph g = to_csr(e);
       for (const vertex_t s : sources_of(g)) {
         const std::vector<dist_t> d = reference_dijkstra(g, s);

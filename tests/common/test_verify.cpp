@@ -23,9 +23,7 @@ using test::hand_graph;
 // Distances from 0: {0, 5, 8, inf, inf}; levels {0, 1, 1, unreached, unreached}.
 CsrGraph hand() { return hand_graph(5, {{0, 1, 5}, {1, 2, 3}, {0, 2, 10}, {4, 3, 10}}); }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::vector<EdgeList> generated_graphs() {
   return {make_grid(13, 11, WeightPolicy::uniform(1, 100, 7)),

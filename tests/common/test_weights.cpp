@@ -46,8 +46,7 @@ TEST(WeightsPolicy, DeterministicBySeed) {
   EXPECT_NE(first_weights(WeightPolicy::uniform(1, 1000, 42), 100),
             first_weights(WeightPolicy::uniform(1, 1000, 43), 100));
   // Pinned: the same on every platform (splitmix64 only).
-  EXPECT_EQ(first_weights(WeightPolicy::uniform(1, 1000, 42), 4),
-            (std::vector<weight_t>{308, 466, 580, 171}));
+  EXPECT_EQ(first_weights(WeightPolicy::uniform(1, 1000, 42), 4), (std::vector<weight_t>{308, 466, 580, 171}));
 }
 
 TEST(WeightsPolicy, DegenerateAndExtremeRanges) {
@@ -108,10 +107,13 @@ TEST(WeightsParse, AcceptedForms) {
 }
 
 TEST(WeightsParse, BadInputsThrowInputError) {
-  const std::vector<std::string> bad = {
-      "", "5:1", "a:b", "1:2:3:4", "-1:5", "1:99999999999", "uniform", "uniform:", "1:", ":5",
-      " 1:5", "1:5 ", "+1:5", "1:5:-2", "1:5:18446744073709551616", "UNIT", "unit:1", "1.5:2",
-      "1;5", "0x10:20", "uniform:1:2:3:4"};
+  const std::vector<std::string> bad = {"",        "5:1",      "a:b",
+                                        "1:2:3:4", "-1:5",     "1:99999999999",
+                                        "uniform", "uniform:", "1:",
+                                        ":5",      " 1:5",     "1:5 ",
+                                        "+1:5",    "1:5:-2",   "1:5:18446744073709551616",
+                                        "UNIT",    "unit:1",   "1.5:2",
+                                        "1;5",     "0x10:20",  "uniform:1:2:3:4"};
   for (const std::string& text : bad) {
     try {
       (void)WeightPolicy::parse(text);

@@ -39,8 +39,8 @@ TEST(Heap, PopsInKeyOrder) {
   for (std::size_t i = 0; i < pushed.size(); ++i) {
     const auto entry = heap.pop();
     ASSERT_TRUE(entry.key == pushed[i].first && entry.vertex == pushed[i].second)
-        << "pop number " << i << " returned (key " << entry.key << ", vertex " << entry.vertex
-        << "), expected (key " << pushed[i].first << ", vertex " << pushed[i].second << ")\n"
+        << "pop number " << i << " returned (key " << entry.key << ", vertex " << entry.vertex << "), expected (key "
+        << pushed[i].first << ", vertex " << pushed[i].second << ")\n"
         << "hint: after moving the last entry to the root, sift it down by swapping with the "
            "SMALLER child; compare (key, vertex) pairs so ties go to the smaller vertex id";
   }
@@ -60,10 +60,10 @@ TEST(Heap, InterleavedPushAndPop) {
     } else {
       const auto entry = heap.pop();
       ASSERT_TRUE(entry.key == model.back().first && entry.vertex == model.back().second)
-          << "at step " << step << " pop returned (key " << entry.key << ", vertex "
-          << entry.vertex << "), expected (key " << model.back().first << ", vertex "
-          << model.back().second << ")\nhint: push must sift the new entry up while it is "
-                                    "smaller than its parent (slot (i - 1) / 2)";
+          << "at step " << step << " pop returned (key " << entry.key << ", vertex " << entry.vertex
+          << "), expected (key " << model.back().first << ", vertex " << model.back().second
+          << ")\nhint: push must sift the new entry up while it is "
+             "smaller than its parent (slot (i - 1) / 2)";
       model.pop_back();
     }
   }
@@ -95,9 +95,7 @@ struct SsspAlgorithm {
 // Lets GoogleTest print the parameter by name instead of as raw bytes.
 void PrintTo(const SsspAlgorithm& algorithm, std::ostream* out) { *out << algorithm.name; }
 
-std::string algorithm_name(const ::testing::TestParamInfo<SsspAlgorithm>& info) {
-  return info.param.name;
-}
+std::string algorithm_name(const ::testing::TestParamInfo<SsspAlgorithm>& info) { return info.param.name; }
 
 class Sssp : public ::testing::TestWithParam<SsspAlgorithm> {
  protected:
@@ -112,17 +110,11 @@ class Sssp : public ::testing::TestWithParam<SsspAlgorithm> {
   }
 };
 
-TEST_P(Sssp, TinyHandCheckedGraphs) {
-  expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny));
-}
+TEST_P(Sssp, TinyHandCheckedGraphs) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kTiny)); }
 
-TEST_P(Sssp, GeneratorFamilies) {
-  expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated));
-}
+TEST_P(Sssp, GeneratorFamilies) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated)); }
 
-TEST_P(Sssp, CornerCases) {
-  expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner));
-}
+TEST_P(Sssp, CornerCases) { expect_correct_on(sssp::test::graphs_of_kind(NamedGraph::Kind::kCorner)); }
 
 TEST_P(Sssp, RejectsBadSource) {
   const NamedGraph& g = *sssp::test::graphs_of_kind(NamedGraph::Kind::kGenerated).front();
@@ -158,8 +150,8 @@ TEST_P(Sssp, HiddenGraphs) {
   for (const NamedGraph& g : graphs) {
     for (const vertex_t source : sssp::test::sample_sources(g.graph)) {
       sssp::test::announce_run(g, source);
-      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, GetParam().run(g.graph, source, nullptr),
-                                                     GetParam().hint));
+      ASSERT_TRUE(
+          sssp::test::matches_reference_sssp(g, source, GetParam().run(g.graph, source, nullptr), GetParam().hint));
     }
   }
 }
@@ -254,7 +246,8 @@ TEST(BellmanFord, EarlyExitRoundCounts) {
   EXPECT_EQ(counters.iterations, 2u)
       << "chain 0 -> 1 -> ... -> 49, source 0: expected 2 rounds (one settles everything in place, "
          "one confirms nothing changes), got "
-      << counters.iterations << "\n" << round_count_hint(2, counters.iterations);
+      << counters.iterations << "\n"
+      << round_count_hint(2, counters.iterations);
   // Reversed chain from 49 down to 0: a round in vertex order moves the
   // frontier by one vertex only, so all 49 = |V| - 1 rounds are needed.
   sssp::EdgeList reversed;
@@ -266,7 +259,8 @@ TEST(BellmanFord, EarlyExitRoundCounts) {
   EXPECT_EQ(counters.iterations, 49u)
       << "chain 49 -> 48 -> ... -> 0, source 49: expected |V| - 1 = 49 rounds (each round moves "
          "the distances one vertex down the chain), got "
-      << counters.iterations << "\n" << round_count_hint(49, counters.iterations);
+      << counters.iterations << "\n"
+      << round_count_hint(49, counters.iterations);
   sssp::EdgeList single;
   single.num_vertices = 1;
   (void)lab01::bellman_ford(sssp::to_csr(single), 0, &counters);
@@ -344,8 +338,7 @@ TEST_F(Bfs, LevelsExpandedOnGrid) {
   Counters counters;
   (void)lab01::bfs(grid, 0, &counters);
   EXPECT_EQ(counters.iterations, 20u + 30u - 1u)
-      << "grid 20x30 from corner 0: levels 0..48 are expanded, expected 49 iterations, got "
-      << counters.iterations;
+      << "grid 20x30 from corner 0: levels 0..48 are expanded, expected 49 iterations, got " << counters.iterations;
   EXPECT_EQ(counters.vertices_processed, 600u) << "every one of the 600 vertices is dequeued once";
 }
 

@@ -33,9 +33,7 @@ EdgeBfs::EdgeBfs(const CsrGraph& graph, Options options)
 
 EdgeBfs::~EdgeBfs() = default;
 
-BfsResult EdgeBfs::run(vertex_t source) {
-  return impl_->remote.call(&EdgeBfs::run, "lab03::EdgeBfs::run", source);
-}
+BfsResult EdgeBfs::run(vertex_t source) { return impl_->remote.call(&EdgeBfs::run, "lab03::EdgeBfs::run", source); }
 
 struct EdgeDijkstra::Impl {
   sssp::rpc::Remote remote;

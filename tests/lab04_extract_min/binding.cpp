@@ -56,8 +56,8 @@ struct ExtractMinDijkstra::Impl {
 };
 
 ExtractMinDijkstra::ExtractMinDijkstra(const CsrGraph& graph, DijkstraOptions options)
-    : impl_(std::make_unique<Impl>(Impl{sssp::rpc::Remote::make<const CsrGraph&, DijkstraOptions>(
-          "lab04::ExtractMinDijkstra", graph, options)})) {}
+    : impl_(std::make_unique<Impl>(Impl{
+          sssp::rpc::Remote::make<const CsrGraph&, DijkstraOptions>("lab04::ExtractMinDijkstra", graph, options)})) {}
 
 ExtractMinDijkstra::~ExtractMinDijkstra() = default;
 

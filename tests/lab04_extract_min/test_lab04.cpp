@@ -67,8 +67,8 @@ std::string describe(const ArgMin& a) {
   lab04::ArgMinReduction reduction(keys, lab04::ReduceOptions{block_size});
   const ArgMin got = reduction.run(stage).argmin;
   if (got == expected) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "stage " << lab04::stage_name(stage) << ", " << what << " (n = "
-                                       << keys.size() << ", block size " << block_size << "): expected "
+  return ::testing::AssertionFailure() << "stage " << lab04::stage_name(stage) << ", " << what
+                                       << " (n = " << keys.size() << ", block size " << block_size << "): expected "
                                        << describe(expected) << ", got " << describe(got)
                                        << "\n  hint: " << stage_hint(stage);
 }

@@ -95,10 +95,8 @@ using CpuBellmanFordOf = std::vector<dist_t> (*)(const DenseMatrix&, vertex_t, C
 
 }  // namespace
 
-std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, CpuOptions options,
-                                     Counters* counters) {
-  return sssp::rpc::call(CpuBellmanFordOf{}, "lab05::cpu_bellman_ford", to_matrix(graph), source, options,
-                         counters);
+std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, CpuOptions options, Counters* counters) {
+  return sssp::rpc::call(CpuBellmanFordOf{}, "lab05::cpu_bellman_ford", to_matrix(graph), source, options, counters);
 }
 
 // The matrix crosses once, when the solver is made: the worker's solver keeps

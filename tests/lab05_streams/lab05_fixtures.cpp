@@ -4,7 +4,6 @@
 
 namespace lab05::test {
 
-
 NamedGraph fit_for_matrix(const NamedGraph& g) {
   NamedGraph fitted = g;
   bool lowered = false;
@@ -45,15 +44,14 @@ ExpectedWork expected_work(const CsrGraph& graph, vertex_t source, Variant varia
   return work;
 }
 
-::testing::AssertionResult did_expected_work(const NamedGraph& g, vertex_t source, Variant variant,
-                                             const Counters& got, std::string_view hint) {
+::testing::AssertionResult did_expected_work(const NamedGraph& g, vertex_t source, Variant variant, const Counters& got,
+                                             std::string_view hint) {
   const ExpectedWork want = expected_work(g.graph, source, variant);
   const vertex_t n = g.graph.num_vertices();
   auto fail = [&](const char* counter, std::uint64_t expected, std::uint64_t actual) {
-    return ::testing::AssertionFailure()
-           << "graph '" << g.name << "' (" << n << " vertices), source " << source << ", "
-           << variant_name(variant) << " version: " << counter << " expected " << expected << ", got " << actual
-           << "\n  hint: " << hint;
+    return ::testing::AssertionFailure() << "graph '" << g.name << "' (" << n << " vertices), source " << source << ", "
+                                         << variant_name(variant) << " version: " << counter << " expected " << expected
+                                         << ", got " << actual << "\n  hint: " << hint;
   };
   if (got.iterations != want.rounds) return fail("rounds (iterations)", want.rounds, got.iterations);
   if (got.vertices_processed != want.rows_relaxed) {

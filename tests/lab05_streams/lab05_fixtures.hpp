@@ -26,9 +26,9 @@ using sssp::test::NamedGraph;
 
 /// What a version of lab 05 must report for a run.
 struct ExpectedWork {
-  std::uint64_t rounds = 0;            ///< Counters::iterations.
-  std::uint64_t rows_relaxed = 0;      ///< Counters::vertices_processed.
-  std::uint64_t lowered = 0;           ///< Counters::distance_updates.
+  std::uint64_t rounds = 0;        ///< Counters::iterations.
+  std::uint64_t rows_relaxed = 0;  ///< Counters::vertices_processed.
+  std::uint64_t lowered = 0;       ///< Counters::distance_updates.
 };
 
 /// Synchronous rounds on the CSR, as the handout defines them: round r reads

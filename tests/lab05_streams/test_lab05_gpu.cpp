@@ -89,8 +89,7 @@ TEST_P(GpuDense, RoundCountsOfTheEarlyExit) {
       ASSERT_TRUE(lab05::test::did_expected_work(g, source, config.variant, work, kHint));
       const std::uint64_t looks = config.variant == Variant::kNaive ? 0 : work.iterations;
       ASSERT_EQ(work.host_syncs, looks)
-          << "graph '" << g.name << "', source " << source << ": the "
-          << lab05::variant_name(config.variant)
+          << "graph '" << g.name << "', source " << source << ": the " << lab05::variant_name(config.variant)
           << " version should read the device once per round (work-efficient) or never (naive)";
     }
   }
@@ -124,7 +123,8 @@ INSTANTIATE_TEST_SUITE_P(Lab05, GpuDense,
 // parts must cover every row once, and each part is relaxed after its copy.
 TEST(GpuStreams, PartsCoverEveryRowForAnyK) {
   SSSP_REQUIRE_GPU();
-  const NamedGraph grid{"grid 37x29, weights 1..100", sssp::to_csr(sssp::make_grid(37, 29, sssp::WeightPolicy::uniform(1, 100, 4))),
+  const NamedGraph grid{"grid 37x29, weights 1..100",
+                        sssp::to_csr(sssp::make_grid(37, 29, sssp::WeightPolicy::uniform(1, 100, 4))),
                         NamedGraph::Kind::kGenerated};
   const NamedGraph tiny{"3 vertices", sssp::test::hand_graph(3, {{0, 1, 2}, {1, 2, 3}, {0, 2, 9}}),
                         NamedGraph::Kind::kTiny};
@@ -182,7 +182,8 @@ TEST(GpuStreams, CopiesOverlapRelaxation) {
     const lab05::PartTiming& next = t.parts[part + 1];
     EXPECT_LT(next.copy_begin_ms, now.first_round_end_ms)
         << "graph '" << g.name << "', " << k << " streams: part " << part + 1 << " reached its copy at "
-        << next.copy_begin_ms << " ms, only after part " << part << " was copied and relaxed (" << now.first_round_end_ms
+        << next.copy_begin_ms << " ms, only after part " << part << " was copied and relaxed ("
+        << now.first_round_end_ms
         << " ms). Hint (task 4): each part needs its own stream (s.streams[k]) for its copy, its relaxation and "
            "its events; on one stream the copies and relaxations run one after another and nothing overlaps";
   }

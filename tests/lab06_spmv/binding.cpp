@@ -46,9 +46,7 @@ void sssp::rpc::register_lab(Registry& registry) {
 
 namespace lab06 {
 
-CsrGraph incoming_csr(const CsrGraph& graph) {
-  return sssp::rpc::call(&incoming_csr, "lab06::incoming_csr", graph);
-}
+CsrGraph incoming_csr(const CsrGraph& graph) { return sssp::rpc::call(&incoming_csr, "lab06::incoming_csr", graph); }
 
 std::uint64_t default_ell_slot_limit(std::uint64_t arcs) {
   return sssp::rpc::call(&default_ell_slot_limit, "lab06::default_ell_slot_limit", arcs);
@@ -59,13 +57,12 @@ EllMatrix build_ell(const CsrGraph& in_arcs) {
 }
 
 EllMatrix build_ell(const CsrGraph& in_arcs, std::uint64_t max_slots) {
-  return sssp::rpc::call(static_cast<BuildEllWithLimit>(&build_ell), "lab06::build_ell(max_slots)", in_arcs,
-                         max_slots);
+  return sssp::rpc::call(static_cast<BuildEllWithLimit>(&build_ell), "lab06::build_ell(max_slots)", in_arcs, max_slots);
 }
 
 std::string_view format_name(Format format) {
   // Each name is kept for the rest of the program, as the worker's literals are.
-  static std::set<std::string, std::less<>> names;
+  static std::set<std::string, std::less<> > names;
   return *names.insert(sssp::rpc::call(&FormatNameAccess::name, "lab06::format_name", format)).first;
 }
 

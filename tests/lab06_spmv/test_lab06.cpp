@@ -55,8 +55,8 @@ void expect_format_on(Format format, const std::vector<const NamedGraph*>& graph
     SpmvBellmanFord solver(g->graph, format, options);
     for (const vertex_t source : sssp::test::sample_sources(g->graph)) {
       ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, solver.run(source).values, format_hint(format)))
-          << "format " << lab06::format_name(format) << ", block size " << options.block_size
-          << ", rounds_per_check " << options.rounds_per_check;
+          << "format " << lab06::format_name(format) << ", block size " << options.block_size << ", rounds_per_check "
+          << options.rounds_per_check;
     }
   }
 }
@@ -111,9 +111,9 @@ TEST_P(SpmvFormat, RowsOfLengthZero) {
     e.num_vertices = 40;
     graphs.push_back({"40 vertices and no arcs (every row empty)", sssp::to_csr(e)});
   }
-  graphs.push_back({"Chen's Figure 1 matrix (vertex 1 has no in-arcs)",
-                    sssp::test::hand_graph(4, {{0, 0, 1}, {2, 0, 2}, {1, 2, 3}, {2, 2, 4}, {3, 2, 5}, {0, 3, 6},
-                                               {3, 3, 7}})});
+  graphs.push_back(
+      {"Chen's Figure 1 matrix (vertex 1 has no in-arcs)",
+       sssp::test::hand_graph(4, {{0, 0, 1}, {2, 0, 2}, {1, 2, 3}, {2, 2, 4}, {3, 2, 5}, {0, 3, 6}, {3, 3, 7}})});
   expect_format_on(GetParam(), sssp::test::pointers(graphs));
   // Sources with no in-arcs of their own, explicitly.
   SpmvBellmanFord solver(graphs[0].graph, GetParam());

@@ -42,8 +42,8 @@ std::string slot_text(vertex_t col, weight_t w) {
   };
   if (ell.rows != in.num_vertices()) return fail() << "rows = " << ell.rows << ", expected one per vertex";
   if (ell.width != width) {
-    return fail() << "width = " << ell.width << ", expected " << width << " (the largest in-degree)\n  hint: "
-                  << kEllHint;
+    return fail() << "width = " << ell.width << ", expected " << width
+                  << " (the largest in-degree)\n  hint: " << kEllHint;
   }
   if (ell.arcs != in.num_edges()) return fail() << "arcs = " << ell.arcs << ", expected " << in.num_edges();
   const std::uint64_t slots = std::uint64_t{ell.rows} * ell.width;
@@ -58,8 +58,8 @@ std::string slot_text(vertex_t col, weight_t w) {
       const vertex_t want_col = real ? in.targets[in.offsets[i] + k] : kPadding;
       const weight_t want_w = real ? in.weights[in.offsets[i] + k] : kPaddingWeight;
       if (ell.cols[at] != want_col || ell.weights[at] != want_w) {
-        return fail() << "row " << i << " (in-degree " << in.out_degree(i) << "), slot " << k << " at position "
-                      << at << " = k * rows + i: expected " << slot_text(want_col, want_w) << ", got "
+        return fail() << "row " << i << " (in-degree " << in.out_degree(i) << "), slot " << k << " at position " << at
+                      << " = k * rows + i: expected " << slot_text(want_col, want_w) << ", got "
                       << slot_text(ell.cols[at], ell.weights[at]) << "\n  hint: " << kEllHint;
       }
     }
@@ -140,8 +140,8 @@ TEST(EllFormat, RefusesHubRows) {
   try {
     (void)lab06::build_ell(in);
     ADD_FAILURE() << "build_ell of " << hub.name << " must throw sssp::InputError: width 20000 times 20002 rows "
-                  << "is about 4e8 slots, far above default_ell_slot_limit(" << in.num_edges() << ") = "
-                  << lab06::default_ell_slot_limit(in.num_edges()) << "\n  hint: " << kEllHint;
+                  << "is about 4e8 slots, far above default_ell_slot_limit(" << in.num_edges()
+                  << ") = " << lab06::default_ell_slot_limit(in.num_edges()) << "\n  hint: " << kEllHint;
   } catch (const sssp::InputError& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find("20000"), std::string::npos)

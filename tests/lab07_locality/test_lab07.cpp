@@ -29,8 +29,7 @@ constexpr const char* kHint =
 std::string describe(const lab07::Options& o) {
   return "k = " + std::to_string(o.depth) + ", " + std::to_string(o.vertices_per_thread) +
          " vertices per thread, block size " + std::to_string(o.block_size) + ", blind launches " +
-         (o.blind_launches == lab07::kLearnBlindLaunches ? std::string("learned")
-                                                         : std::to_string(o.blind_launches)) +
+         (o.blind_launches == lab07::kLearnBlindLaunches ? std::string("learned") : std::to_string(o.blind_launches)) +
          (o.cuda_graph ? ", CUDA Graph" : "");
 }
 
@@ -51,8 +50,7 @@ void expect_correct(const std::vector<const NamedGraph*>& graphs, const lab07::O
     std::vector<vertex_t> sources = sssp::test::sample_sources(g->graph);
     sources.push_back(sources.front());
     for (const vertex_t source : sources) {
-      ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, solver.run(source).values, kHint))
-          << describe(o);
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(*g, source, solver.run(source).values, kHint)) << describe(o);
     }
   }
 }
@@ -118,7 +116,8 @@ TEST(LocalitySssp, LoweredAfterItsFlagWasConsumed) {
   std::vector<std::tuple<vertex_t, vertex_t, sssp::weight_t>> arcs = {{0, 9, 100}, {9, 10, 1}, {10, 11, 1}};
   for (vertex_t v = 0; v < 8; ++v) arcs.emplace_back(v, v + 1, 1);
   arcs.emplace_back(8, 9, 1);
-  const std::vector<NamedGraph> graphs = {named("long cheap path overtakes a flagged vertex", sssp::test::hand_graph(12, arcs))};
+  const std::vector<NamedGraph> graphs = {
+      named("long cheap path overtakes a flagged vertex", sssp::test::hand_graph(12, arcs))};
   for (unsigned depth = 1; depth <= 5; ++depth) {
     for (const unsigned vpt : {1u, 2u, 4u}) expect_correct(sssp::test::pointers(graphs), options(depth, vpt));
   }
@@ -137,8 +136,9 @@ TEST(LocalitySssp, VertexCountsNotAMultipleOfVerticesPerThread) {
   SSSP_REQUIRE_GPU();
   std::vector<NamedGraph> graphs;
   for (const vertex_t n : {1u, 2u, 3u, 5u, 6u, 7u, 9u, 1023u}) {
-    graphs.push_back(named("random " + std::to_string(n) + " vertices",
-                           sssp::to_csr(sssp::make_uniform_random(n, 4 * n, sssp::WeightPolicy::uniform(1, 20, n), n))));
+    graphs.push_back(
+        named("random " + std::to_string(n) + " vertices",
+              sssp::to_csr(sssp::make_uniform_random(n, 4 * n, sssp::WeightPolicy::uniform(1, 20, n), n))));
   }
   for (const unsigned vpt : {2u, 4u}) expect_correct(sssp::test::pointers(graphs), options(2, vpt));
 }
@@ -168,8 +168,8 @@ TEST(LocalitySssp, CountersOnAChain) {
   lab07::LocalitySssp solver(chain, o);
   const sssp::SsspResult result = solver.run(0);
   const Counters& c = result.counters;
-  EXPECT_EQ(c.iterations, 75u) << "expected 75 relaxation launches (300 vertices, 4 per launch), got "
-                               << c.iterations << "; " << describe(o);
+  EXPECT_EQ(c.iterations, 75u) << "expected 75 relaxation launches (300 vertices, 4 per launch), got " << c.iterations
+                               << "; " << describe(o);
   EXPECT_EQ(c.kernel_launches, 76u) << "one initialisation launch and 75 relaxation launches";
   EXPECT_EQ(c.host_syncs, 75u) << "with N = 0 the host reads the launch word after every launch";
   EXPECT_EQ(c.vertices_processed, 300u) << "each vertex is expanded by exactly one wave: a wave goes on only "

@@ -56,8 +56,7 @@ TEST(Lab07Memory, TooLargeForTheGpuSaysBytesNeededAndFree) {
     FAIL() << "more bytes than the GPU has were accepted";
   } catch (const sssp::CudaError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("a test graph needs " + std::to_string(total + 1) + " bytes"), std::string::npos)
-        << message;
+    EXPECT_NE(message.find("a test graph needs " + std::to_string(total + 1) + " bytes"), std::string::npos) << message;
     EXPECT_NE(message.find("are free"), std::string::npos) << message;
   }
 }

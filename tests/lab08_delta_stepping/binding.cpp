@@ -74,9 +74,7 @@ SsspResult NearFarSssp::run(vertex_t source) {
   return impl_->remote.call(&NearFarSssp::run, "lab08::NearFarSssp::run", source);
 }
 
-dist_t NearFarSssp::delta() const {
-  return impl_->remote.call(&NearFarSssp::delta, "lab08::NearFarSssp::delta");
-}
+dist_t NearFarSssp::delta() const { return impl_->remote.call(&NearFarSssp::delta, "lab08::NearFarSssp::delta"); }
 
 unsigned long long NearFarSssp::last_splits() const {
   return impl_->remote.call(&NearFarSssp::last_splits, "lab08::NearFarSssp::last_splits");

@@ -72,9 +72,7 @@ void expect_delta(const NamedGraph& g, DeltaRule rule, double c, dist_t expected
 
 // n = 4, m = 5, weights in CSR order 5, 1, 9, 3, 7 (sorted 1 3 5 7 9),
 // total 25, out-degrees 3, 1, 1, 0.
-NamedGraph odd_count() {
-  return hand("odd count: 5 arcs", 4, {{0, 1, 5}, {0, 2, 1}, {0, 3, 9}, {1, 2, 3}, {2, 3, 7}});
-}
+NamedGraph odd_count() { return hand("odd count: 5 arcs", 4, {{0, 1, 5}, {0, 2, 1}, {0, 3, 9}, {1, 2, 3}, {2, 3, 7}}); }
 
 // n = 3, m = 4, weights in CSR order 4, 10, 2, 8 (sorted 2 4 8 10), total 24,
 // out-degrees 2, 1, 1.
@@ -180,7 +178,8 @@ TEST(ChooseDelta, WeightsNearTwoToThe32) {
   // Every weight is 2^32 - 1 = 4294967295: three parallel arcs 0 -> 1 and one
   // back. total = 4 x (2^32 - 1) = 17179869180 needs more than 32 bits.
   const weight_t big = 4294967295u;
-  const NamedGraph g = hand("weights 2^32 - 1: 0->1 three times, 1->0", 2, {{0, 1, big}, {0, 1, big}, {0, 1, big}, {1, 0, big}});
+  const NamedGraph g =
+      hand("weights 2^32 - 1: 0->1 three times, 1->0", 2, {{0, 1, big}, {0, 1, big}, {0, 1, big}, {1, 0, big}});
   expect_delta(g, DeltaRule::kMedianWeight, 1.0, 4294967295ull, "every weight is 2^32 - 1");
   expect_delta(g, DeltaRule::kTotalWeightPerVertex, 1.0, 8589934590ull,
                "total 17179869180 over 2 vertices (a 32-bit sum wraps to 4294967292)");
@@ -206,9 +205,7 @@ dist_t expected_delta(const CsrGraph& g, DeltaRule rule, unsigned c_times_4) {
       delta = sorted[(m - 1) / 2];
       break;
     }
-    case DeltaRule::kTotalWeightPerVertex:
-      delta = total / n;
-      break;
+    case DeltaRule::kTotalWeightPerVertex: delta = total / n; break;
     case DeltaRule::kMaxWeightPerMaxDegree: {
       std::uint64_t max_degree = 0;
       for (vertex_t u = 0; u < n; ++u) max_degree = std::max<std::uint64_t>(max_degree, g.out_degree(u));

@@ -57,8 +57,7 @@ std::string delta_text(dist_t delta) {
   return delta == kHugeDelta ? "2^63 - 1 (one bucket holds everything)" : std::to_string(delta);
 }
 
-DeltaSteppingOptions chen(dist_t delta, unsigned block_size = 256,
-                          DeltaRule rule = DeltaRule::kMaxWeightPerMaxDegree) {
+DeltaSteppingOptions chen(dist_t delta, unsigned block_size = 256, DeltaRule rule = DeltaRule::kMaxWeightPerMaxDegree) {
   DeltaSteppingOptions o;
   o.delta = delta;
   o.block_size = block_size;
@@ -80,8 +79,9 @@ NearFarOptions near_far_c(double c) { return near_far(0, 256, 64, c); }
 // The options and the width the solver chose, for every failure message.
 std::string describe(const DeltaSteppingOptions& o, dist_t used) {
   return "Chen delta-stepping, " +
-         (o.delta != 0 ? "delta = " + delta_text(o.delta)
-                       : "delta by rule " + lab08::to_string(o.rule) + " (the solver chose " + std::to_string(used) + ")") +
+         (o.delta != 0
+              ? "delta = " + delta_text(o.delta)
+              : "delta by rule " + lab08::to_string(o.rule) + " (the solver chose " + std::to_string(used) + ")") +
          ", block size " + std::to_string(o.block_size);
 }
 
@@ -177,8 +177,9 @@ NamedGraph far_vertex_improved() {
 // improved vertex to the next near list expands 1 at 10 (and 3 at 11 and 4 at
 // 12) before the short path arrives: 10 expansions.
 NamedGraph threshold_graph() {
-  return named("0 -> 1 (10) is overtaken by 0 -> 2 -> 5 -> 6 -> 1 (4), and 1 -> 3 -> 4 follow",
-               sssp::test::hand_graph(7, {{0, 1, 10}, {0, 2, 1}, {2, 5, 1}, {5, 6, 1}, {6, 1, 1}, {1, 3, 1}, {3, 4, 1}}));
+  return named(
+      "0 -> 1 (10) is overtaken by 0 -> 2 -> 5 -> 6 -> 1 (4), and 1 -> 3 -> 4 follow",
+      sssp::test::hand_graph(7, {{0, 1, 10}, {0, 2, 1}, {2, 5, 1}, {5, 6, 1}, {6, 1, 1}, {1, 3, 1}, {3, 4, 1}}));
 }
 
 std::vector<NamedGraph> zero_weight_cycles_and_parallel_arcs() {
@@ -219,8 +220,7 @@ std::vector<NamedGraph> work_graphs() {
 // With delta = 1 and weights >= 1, each reachable vertex is taken from a
 // bucket (Chen) or expanded (Near-Far) exactly once.
 template <typename Solver, typename Options>
-void expect_dijkstra_work(const std::vector<NamedGraph>& graphs, const Options& o, const char* what,
-                          const char* why) {
+void expect_dijkstra_work(const std::vector<NamedGraph>& graphs, const Options& o, const char* what, const char* why) {
   for (const NamedGraph& g : graphs) {
     Solver solver(g.graph, o);
     for (const vertex_t source : sssp::test::sample_sources(g.graph, 2)) {
@@ -349,8 +349,8 @@ TEST(DeltaStepping, EveryBlockSize) {
 
 TEST(DeltaStepping, DijkstraWorkWithDeltaOne) {
   SSSP_REQUIRE_GPU();
-  expect_dijkstra_work<DeltaSteppingSssp>(work_graphs(), chen(1), "Chen's delta-stepping takes each of them out of a bucket",
-                                          kChenWorkHint);
+  expect_dijkstra_work<DeltaSteppingSssp>(work_graphs(), chen(1),
+                                          "Chen's delta-stepping takes each of them out of a bucket", kChenWorkHint);
 }
 
 TEST(DeltaStepping, RoadNetworkNewYork) {
@@ -522,7 +522,8 @@ TEST(NearFar, ThresholdSendsImprovedVerticesFar) {
                                    : "")
                      << "An improved vertex whose offer is not below the threshold must go to the far pile, and a "
                         "split moves it to near only when the threshold passes its distance.";
-  EXPECT_GE(solver.last_splits(), 6u) << g.name << ": 7 distinct distances 0..6 with delta = 1 need at least 6 "
+  EXPECT_GE(solver.last_splits(), 6u) << g.name
+                                      << ": 7 distinct distances 0..6 with delta = 1 need at least 6 "
                                          "splits (the threshold advances past one distance at a time); got "
                                       << solver.last_splits();
 }

@@ -48,7 +48,8 @@ TEST(Lab08Options, NearFarRefusesBadValues) {
   o.block_size = 2048;
   expect_refused<lab08::NearFarSssp>(o, "block size", "Near-Far with block size 2048");
   o = {};
-  for (const double c : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+  for (const double c :
+       {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
     o.c = c;
     expect_refused<lab08::NearFarSssp>(o, "C", "Near-Far with C = " + std::to_string(c));
   }
@@ -71,7 +72,8 @@ TEST(Lab08Options, RuleNames) {
 TEST(Lab08Options, ChooseDeltaRefusesABadCForEveryRule) {
   for (const lab08::DeltaRule rule : {lab08::DeltaRule::kMedianWeight, lab08::DeltaRule::kTotalWeightPerVertex,
                                       lab08::DeltaRule::kMaxWeightPerMaxDegree, lab08::DeltaRule::kNearFar}) {
-    for (const double c : {0.0, -0.5, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+    for (const double c :
+         {0.0, -0.5, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
       EXPECT_THROW((void)lab08::choose_delta(chain(), rule, c), sssp::InputError)
           << lab08::to_string(rule) << ", C = " << c;
     }

@@ -10,8 +10,7 @@ namespace lab09 {
 
 inline auto rpc_fields(DeltaSignal& s) { return std::tie(s.delta, s.utilisation, s.tail_share, s.repeat_share); }
 inline auto rpc_fields(DeltaBounds& b) {
-  return std::tie(b.min_delta, b.max_delta, b.low_utilisation, b.high_utilisation, b.max_repeat_share,
-                  b.tail_majority);
+  return std::tie(b.min_delta, b.max_delta, b.low_utilisation, b.high_utilisation, b.max_repeat_share, b.tail_majority);
 }
 inline auto rpc_fields(AddsOptions& o) {
   return std::tie(o.delta, o.c, o.buckets, o.max_open, o.local_items, o.dynamic_delta, o.pool_pages, o.workers,
@@ -19,8 +18,7 @@ inline auto rpc_fields(AddsOptions& o) {
 }
 inline auto rpc_fields(TraceEntry& e) { return std::tie(e.pass, e.signal, e.delta, e.items_held, e.buckets_open); }
 inline auto rpc_fields(AddsStats& s) {
-  return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published,
-                  s.final_delta);
+  return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published, s.final_delta);
 }
 
 }  // namespace lab09
@@ -62,9 +60,7 @@ AddsSssp::AddsSssp(const CsrGraph& graph, AddsOptions options)
 
 AddsSssp::~AddsSssp() = default;
 
-SsspResult AddsSssp::run(vertex_t source) {
-  return impl_->remote.call(&AddsSssp::run, "lab09::AddsSssp::run", source);
-}
+SsspResult AddsSssp::run(vertex_t source) { return impl_->remote.call(&AddsSssp::run, "lab09::AddsSssp::run", source); }
 
 dist_t AddsSssp::delta() const { return impl_->remote.call(&AddsSssp::delta, "lab09::AddsSssp::delta"); }
 

@@ -92,8 +92,8 @@ TEST(BucketOf, DistancesNearTwoToThe64DoNotOverflow) {
   EXPECT_TRUE(bucket_is((6 + 9) % 32, huge, head_lo, 100, 6));
   EXPECT_TRUE(bucket_is(6, head_lo + 50, head_lo, 100, 6));
   EXPECT_TRUE(bucket_is(6, huge, head_lo, dist_t{1} << 62, 6));  // head_lo + 2^62 wraps around
-  EXPECT_TRUE(bucket_is(5, sssp::kInfinity - 1, 0, 1, 6));  // clipped: the last of 32 from head 6 is 5
-  EXPECT_TRUE(bucket_is(6, 3, 0, dist_t{1} << 62, 6));       // one bucket holds every distance
+  EXPECT_TRUE(bucket_is(5, sssp::kInfinity - 1, 0, 1, 6));       // clipped: the last of 32 from head 6 is 5
+  EXPECT_TRUE(bucket_is(6, 3, 0, dist_t{1} << 62, 6));           // one bucket holds every distance
 }
 
 // --------------------------------------------------------------- task 5 --
@@ -146,9 +146,7 @@ TEST(NextDelta, KeepsDeltaInTheComfortZone) {
   EXPECT_TRUE(delta_is(100, signal(100, 1.0, 0.0, 0.0), bounds(10, 1000)));
 }
 
-TEST(NextDelta, WidensWhenTheGpuStarves) {
-  EXPECT_TRUE(delta_is(200, signal(100, 0.2, 0.1, 0.0), bounds(10, 1000)));
-}
+TEST(NextDelta, WidensWhenTheGpuStarves) { EXPECT_TRUE(delta_is(200, signal(100, 0.2, 0.1, 0.0), bounds(10, 1000))); }
 
 TEST(NextDelta, NarrowsWhenWorkIsWasted) {
   EXPECT_TRUE(delta_is(50, signal(100, 2.0, 0.1, 0.6), bounds(10, 1000)));
@@ -188,10 +186,10 @@ TEST(NextDelta, OtherLimits) {
   b.high_utilisation = 0.9;
   b.max_repeat_share = 0.2;
   b.tail_majority = 0.8;
-  EXPECT_TRUE(delta_is(64, signal(64, 0.5, 0.7, 0.1), b));   // comfortable under these limits
-  EXPECT_TRUE(delta_is(128, signal(64, 0.2, 0.7, 0.1), b));  // starving
-  EXPECT_TRUE(delta_is(32, signal(64, 0.5, 0.7, 0.3), b));   // wasting
-  EXPECT_TRUE(delta_is(32, signal(64, 0.95, 0.0, 0.0), b));  // to spare
+  EXPECT_TRUE(delta_is(64, signal(64, 0.5, 0.7, 0.1), b));     // comfortable under these limits
+  EXPECT_TRUE(delta_is(128, signal(64, 0.2, 0.7, 0.1), b));    // starving
+  EXPECT_TRUE(delta_is(32, signal(64, 0.5, 0.7, 0.3), b));     // wasting
+  EXPECT_TRUE(delta_is(32, signal(64, 0.95, 0.0, 0.0), b));    // to spare
   EXPECT_TRUE(delta_is(128, signal(64, 0.95, 0.85, 0.3), b));  // tail full
 }
 

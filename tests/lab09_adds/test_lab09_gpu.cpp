@@ -117,8 +117,16 @@ NamedGraph lowered_after_expanded() {
 // 0 -> 3 (7 and 4). Distances: 0, 0, 0, 4, 4, 7.
 NamedGraph zero_cycles_and_parallel_arcs() {
   return named("zero-weight cycles 0-1-2-0 and 3-4-3, parallel arcs 0->3 of 7 and 4",
-               sssp::test::hand_graph(6, Arcs{{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 5}, {0, 3, 7}, {0, 3, 4},
-                                              {3, 4, 0}, {4, 3, 0}, {4, 5, 3}, {3, 5, 10}}));
+               sssp::test::hand_graph(6, Arcs{{0, 1, 0},
+                                              {1, 2, 0},
+                                              {2, 0, 0},
+                                              {2, 3, 5},
+                                              {0, 3, 7},
+                                              {0, 3, 4},
+                                              {3, 4, 0},
+                                              {4, 3, 0},
+                                              {4, 5, 3},
+                                              {3, 5, 10}}));
 }
 
 // A vertex first reached far away (clipped to the last bucket at distance
@@ -152,7 +160,9 @@ NamedGraph more_hubs_than_the_list_holds() {
                sssp::test::hand_graph(1 + kHubCount + kHubCount * kLeavesPerHub, arcs));
 }
 
-NamedGraph generated(std::string name, const sssp::EdgeList& edges) { return named(std::move(name), sssp::to_csr(edges)); }
+NamedGraph generated(std::string name, const sssp::EdgeList& edges) {
+  return named(std::move(name), sssp::to_csr(edges));
+}
 
 // Vertices with a finite reference distance from `source`, and the arcs leaving them.
 std::pair<std::uint64_t, std::uint64_t> reached(const CsrGraph& g, vertex_t source) {
@@ -241,7 +251,8 @@ NamedGraph one_warp_offers(bool smallest_first) {
     arcs.emplace_back(0, 1, 1000000 - 1000 * (i / 32) + (smallest_first ? lane : 31 - lane));
   }
   return named(std::string("1024 parallel arcs 0 -> 1, 32 offers per warp step, decreasing step by step, the "
-                           "smallest of each step in lane ") + (smallest_first ? "0" : "31"),
+                           "smallest of each step in lane ") +
+                   (smallest_first ? "0" : "31"),
                sssp::test::hand_graph(2, arcs));
 }
 
@@ -307,8 +318,7 @@ TEST(Adds, MoreHubsThanABlockSetsAside) {
 // once: more than 70 pages of 4096 slots, with 64 mapped ahead.
 TEST(Adds, PoolExhaustionIsAnError) {
   SSSP_REQUIRE_GPU();
-  const NamedGraph star =
-      generated("star of 60,000", sssp::make_star(60000, sssp::WeightPolicy::uniform(1, 1000, 3)));
+  const NamedGraph star = generated("star of 60,000", sssp::make_star(60000, sssp::WeightPolicy::uniform(1, 1000, 3)));
   AddsOptions o;
   o.pool_pages = 70;
   o.local_items = 0;
@@ -342,8 +352,9 @@ TEST(Adds, DynamicDeltaFollowsNextDelta) {
   sssp::test::announce_run(grid, 0, describe(o, solver.delta()));
   ASSERT_TRUE(sssp::test::matches_reference_sssp(grid, 0, solver.run(0).values, kHint)) << describe(o, solver.delta());
   const std::vector<lab09::TraceEntry> trace = solver.last_trace();
-  ASSERT_FALSE(trace.empty()) << grid.name << ": a run of hundreds of head switches made no delta decision. hint: "
-                                             "with dynamic_delta the manager decides every 8 switches";
+  ASSERT_FALSE(trace.empty()) << grid.name
+                              << ": a run of hundreds of head switches made no delta decision. hint: "
+                                 "with dynamic_delta the manager decides every 8 switches";
   const lab09::DeltaBounds bounds = solver.delta_bounds();
   dist_t delta = solver.delta();
   for (std::size_t i = 0; i < trace.size(); ++i) {

@@ -35,7 +35,8 @@ void expect_refused(const lab09::AddsOptions& options, const std::string& names,
 
 TEST(Lab09Options, RefusesABadC) {
   lab09::AddsOptions o;
-  for (const double c : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+  for (const double c :
+       {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
     o.c = c;
     expect_refused(o, "constant C", "ADDS with C = " + std::to_string(c));
   }
@@ -46,7 +47,8 @@ TEST(Lab09Options, RefusesBadBucketCounts) {
   for (const unsigned buckets : {0u, 1u, 33u, 1000u}) {
     o.buckets = buckets;
     o.max_open = 1;
-    expect_refused(o, "buckets must be 2 to 32, got " + std::to_string(buckets), "ADDS with " + std::to_string(buckets) + " buckets");
+    expect_refused(o, "buckets must be 2 to 32, got " + std::to_string(buckets),
+                   "ADDS with " + std::to_string(buckets) + " buckets");
   }
 }
 

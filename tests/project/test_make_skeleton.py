@@ -45,6 +45,13 @@ class Derive(unittest.TestCase):
         self.assertIn('  SSSP_TODO(2, 4, "custom start");\n', out)
         self.assertNotIn("return 7", out)
 
+    def test_skeleton_preprocessor_lines_go_to_column_0(self):
+        # As clang-format writes them (.clang-format): the skeleton is generated formatted.
+        text = ("int h() {\n  // BEGIN SOLUTION task 1: x\n  return 1;\n  // SKELETON\n  // #if defined(A)\n"
+                "  // return 0;\n  // #else\n  // SSSP_TODO(2, 1, \"x\");\n  // #endif\n  // END SOLUTION\n}\n")
+        out = make_skeleton.derive(text, 2, "f.cpp")
+        self.assertIn('#if defined(A)\n  return 0;\n#else\n  SSSP_TODO(2, 1, "x");\n#endif\n}\n', out)
+
     def test_file_without_regions_is_copied(self):
         self.assertEqual(make_skeleton.derive("int x;\n", 1, "h.hpp"), "int x;\n")
 

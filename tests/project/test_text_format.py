@@ -2,9 +2,8 @@
 """Every hand-written tracked text file keeps the whitespace rules of
 .editorconfig: UTF-8, LF line ends, a final newline, no trailing whitespace,
 no tab characters. Files tools write (docs/results/: .ci/bench.py, matplotlib,
-check_perf.py) are left as written. Line length and layout are not checked
-here: the code wraps at 100 to 120 columns and no clang-format style fits it
-without reformatting every lab (docs/conventions.md, "Code style")."""
+check_perf.py) are left as written. The layout of C++ and CUDA files is
+project.clang_format's (test_clang_format.py, docs/conventions.md, "Code style")."""
 import subprocess
 import sys
 import unittest
@@ -13,7 +12,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 TEXT_SUFFIXES = {".cpp", ".hpp", ".cu", ".cuh", ".h", ".py", ".md", ".txt", ".cmake", ".json", ".sh", ".in",
                  ".tsv", ".css", ".svg", ".gr", ".yml", ".yaml"}
-TEXT_NAMES = {"CMakeLists.txt", ".gitignore", ".clangd", ".editorconfig", "run_autograder"}
+TEXT_NAMES = {"CMakeLists.txt", ".gitignore", ".clangd", ".clang-format", ".editorconfig", "run_autograder"}
 GENERATED = ("docs/results/",)
 
 

@@ -14,8 +14,7 @@ int main(int argc, char** argv) {
   }
   try {
     for (const auto& g : sssp::test::read_hidden_graphs(argv[1])) {
-      std::cout << g.name << ": " << g.graph.num_vertices() << " vertices, " << g.graph.num_edges()
-                << " arcs\n";
+      std::cout << g.name << ": " << g.graph.num_vertices() << " vertices, " << g.graph.num_edges() << " arcs\n";
     }
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";

@@ -25,8 +25,8 @@ int count_from_env(const char* name, int fallback, int least) {
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
   if (*end != '\0' || value < least || value > 1000) {
-    throw InputError(std::string(name) + ": expected a whole number from " + std::to_string(least) +
-                     " to 1000, got '" + text + "'");
+    throw InputError(std::string(name) + ": expected a whole number from " + std::to_string(least) + " to 1000, got '" +
+                     text + "'");
   }
   return static_cast<int>(value);
 }
@@ -109,8 +109,7 @@ PerfSettings perf_settings() {
   return settings;
 }
 
-void time_solver_on_perf_graphs(const std::string& solver,
-                                const std::function<PerfSolve(const NamedGraph&)>& make) {
+void time_solver_on_perf_graphs(const std::string& solver, const std::function<PerfSolve(const NamedGraph&)>& make) {
   const PerfSettings settings = perf_settings();
   for (std::size_t index = 0; index < settings.graphs.size(); ++index) {
     const std::string& spec = settings.graphs[index];

@@ -48,8 +48,7 @@ using PerfSolve = std::function<std::vector<dist_t>(vertex_t source)>;
 /// its value "<graph> | " then the timed repeats as "wall_ms/cpu_ms/ok"
 /// separated by spaces, or "missing: <why>" for a data file that is not there. A wrong answer fails the test with the teaching
 /// message and ends that graph's runs (recorded with ok 0).
-void time_solver_on_perf_graphs(const std::string& solver,
-                                const std::function<PerfSolve(const NamedGraph&)>& make);
+void time_solver_on_perf_graphs(const std::string& solver, const std::function<PerfSolve(const NamedGraph&)>& make);
 
 /// The CPU time, in seconds, that the code under test has used so far: by
 /// default this process's own (the in-process test programs); an isolated

@@ -24,8 +24,8 @@ namespace {
 
 std::string describe(const NamedGraph& g, vertex_t source) {
   std::ostringstream out;
-  out << "graph '" << g.name << "' (" << g.graph.num_vertices() << " vertices, "
-      << g.graph.num_edges() << " arcs), source " << source;
+  out << "graph '" << g.name << "' (" << g.graph.num_vertices() << " vertices, " << g.graph.num_edges()
+      << " arcs), source " << source;
   return out.str();
 }
 
@@ -56,22 +56,18 @@ CsrGraph hand_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t,
   return to_csr(e);
 }
 
-::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source,
-                                                  std::span<const dist_t> got,
+::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source, std::span<const dist_t> got,
                                                   std::string_view hint) {
   const std::vector<dist_t> expected = reference_dijkstra(g.graph, source);
   return explain<dist_t>(g, source, compare_distances(expected, got),
-                         got.size() == expected.size() ? verify_sssp(g.graph, source, got) : Verdict{},
-                         hint);
+                         got.size() == expected.size() ? verify_sssp(g.graph, source, got) : Verdict{}, hint);
 }
 
-::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source,
-                                                 std::span<const level_t> got,
+::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source, std::span<const level_t> got,
                                                  std::string_view hint) {
   const std::vector<level_t> expected = reference_bfs(g.graph, source);
   return explain<level_t>(g, source, compare_levels(expected, got),
-                          got.size() == expected.size() ? verify_bfs(g.graph, source, got) : Verdict{},
-                          hint);
+                          got.size() == expected.size() ? verify_bfs(g.graph, source, got) : Verdict{}, hint);
 }
 
 const std::vector<NamedGraph>& standard_graphs() {
@@ -88,18 +84,22 @@ const std::vector<NamedGraph>& standard_graphs() {
     }
     const auto w = WeightPolicy::uniform(1, 100, 7);
     list.push_back(named("grid 13x11, weights 1..100", make_grid(13, 11, w), NamedGraph::Kind::kGenerated));
-    list.push_back(named("uniform random 300 vertices 1500 arcs", make_uniform_random(300, 1500, w, 3), NamedGraph::Kind::kGenerated));
+    list.push_back(named("uniform random 300 vertices 1500 arcs", make_uniform_random(300, 1500, w, 3),
+                         NamedGraph::Kind::kGenerated));
     list.push_back(named("rmat scale 9 edge factor 8", make_rmat(9, 8, w, 5), NamedGraph::Kind::kGenerated));
     list.push_back(named("chain of 257", make_chain(257, w), NamedGraph::Kind::kGenerated));
     list.push_back(named("star of 300 (hub 0)", make_star(300, w), NamedGraph::Kind::kGenerated));
     list.push_back(named("complete 24", make_complete(24, w), NamedGraph::Kind::kGenerated));
     list.push_back(named("unit-weight grid 9x14", make_grid(9, 14, WeightPolicy::unit()), NamedGraph::Kind::kCorner));
-    list.push_back(named("zero-weight grid 6x6", make_grid(6, 6, WeightPolicy::uniform(0, 0, 1)), NamedGraph::Kind::kCorner));
+    list.push_back(
+        named("zero-weight grid 6x6", make_grid(6, 6, WeightPolicy::uniform(0, 0, 1)), NamedGraph::Kind::kCorner));
     list.push_back(named("weights 0..3 random (many ties)",
-                         make_uniform_random(200, 900, WeightPolicy::uniform(0, 3, 11), 12), NamedGraph::Kind::kCorner));
+                         make_uniform_random(200, 900, WeightPolicy::uniform(0, 3, 11), 12),
+                         NamedGraph::Kind::kCorner));
     // Weights near 2^32 on a long path: distances need all 64 bits.
     list.push_back(named("chain of 2000, weights near 2^32",
-                         make_chain(2000, WeightPolicy::uniform(4294967000u, 4294967295u, 9)), NamedGraph::Kind::kCorner));
+                         make_chain(2000, WeightPolicy::uniform(4294967000u, 4294967295u, 9)),
+                         NamedGraph::Kind::kCorner));
     {
       EdgeList one;
       one.num_vertices = 1;
@@ -111,14 +111,14 @@ const std::vector<NamedGraph>& standard_graphs() {
       EdgeList e;
       e.num_vertices = 11;
       for (vertex_t v = 0; v < 5; ++v) e.add_arc(v, (v + 1) % 5, 3 + v);
-      e.add_arc(0, 2, 9);   // parallel-ish shortcut
-      e.add_arc(0, 1, 1);   // parallel arc, lighter than 0 -> 1 (3)
-      e.add_arc(0, 1, 8);   // and a heavier one
-      e.add_arc(2, 2, 0);   // self-loop of weight 0
-      e.add_arc(3, 3, 5);   // self-loop
+      e.add_arc(0, 2, 9);  // parallel-ish shortcut
+      e.add_arc(0, 1, 1);  // parallel arc, lighter than 0 -> 1 (3)
+      e.add_arc(0, 1, 8);  // and a heavier one
+      e.add_arc(2, 2, 0);  // self-loop of weight 0
+      e.add_arc(3, 3, 5);  // self-loop
       for (vertex_t v = 5; v < 9; ++v) e.add_arc(v, v + 1, 2);
       e.add_arc(9, 5, 1);
-      e.add_arc(5, 0, 4);   // 5.. reach 0.., not the other way round
+      e.add_arc(5, 0, 4);  // 5.. reach 0.., not the other way round
       list.push_back(named("two components, self-loops, parallel arcs, isolated 10", e, NamedGraph::Kind::kCorner));
     }
     return list;
@@ -139,8 +139,8 @@ std::vector<vertex_t> sample_sources(const CsrGraph& g, std::size_t count) {
   const vertex_t n = g.num_vertices();
   if (n == 0) return sources;
   for (std::size_t i = 0; i < count; ++i) {
-    sources.push_back(static_cast<vertex_t>((static_cast<std::uint64_t>(n - 1) * i) /
-                                            std::max<std::size_t>(count - 1, 1)));
+    sources.push_back(
+        static_cast<vertex_t>((static_cast<std::uint64_t>(n - 1) * i) / std::max<std::size_t>(count - 1, 1)));
   }
   std::sort(sources.begin(), sources.end());
   sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
@@ -155,7 +155,9 @@ std::string data_dir() {
 std::optional<std::string> dataset_path(const std::string& file, std::string* why_not) {
   const std::string dir = data_dir();
   if (dir.empty()) {
-    if (why_not) *why_not = "SSSP_DATA_DIR is not set: fetch the graphs with datasets/fetch.py (they go to datasets/downloads), or configure with -DSSSP_DATA_DIR=<a directory that holds them>";
+    if (why_not)
+      *why_not =
+          "SSSP_DATA_DIR is not set: fetch the graphs with datasets/fetch.py (they go to datasets/downloads), or configure with -DSSSP_DATA_DIR=<a directory that holds them>";
     return std::nullopt;
   }
   const std::filesystem::path path = std::filesystem::path(dir) / file;
@@ -170,8 +172,9 @@ std::vector<NamedGraph> hidden_graphs(std::string* why_not) {
   const char* dir = std::getenv("SSSP_HIDDEN_GRAPHS");
   if (dir == nullptr || *dir == '\0') {
     if (why_not) {
-      *why_not = "hidden-graph test skipped: SSSP_HIDDEN_GRAPHS is not set "
-                 "(instructors: grade.py --hidden-graphs DIR)";
+      *why_not =
+          "hidden-graph test skipped: SSSP_HIDDEN_GRAPHS is not set "
+          "(instructors: grade.py --hidden-graphs DIR)";
     }
     return {};
   }
@@ -195,8 +198,8 @@ std::vector<NamedGraph> read_hidden_graphs(const std::string& dir) {
   std::vector<NamedGraph> graphs;
   for (const auto& path : files) {
     try {
-      graphs.push_back(named("hidden/" + path.filename().string(), read_graph(path.string(), options),
-                             NamedGraph::Kind::kCorner));
+      graphs.push_back(
+          named("hidden/" + path.filename().string(), read_graph(path.string(), options), NamedGraph::Kind::kCorner));
     } catch (const InputError& e) {
       throw InputError(where + " may hold graph files only: " + e.what());
     }
@@ -271,9 +274,7 @@ std::string gpu_unavailable_reason() {
   return status.available ? std::string() : status.reason;
 }
 
-void announce_step(std::string_view what) {
-  std::cout << "[   STEP   ] " << what << std::endl;
-}
+void announce_step(std::string_view what) { std::cout << "[   STEP   ] " << what << std::endl; }
 
 void announce_run(const NamedGraph& g, vertex_t source, std::string_view note) {
   announce_step(note.empty() ? describe(g, source) : describe(g, source) + ": " + std::string(note));

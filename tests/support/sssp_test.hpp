@@ -26,8 +26,8 @@ struct NamedGraph {
     kGenerated,  ///< One of each generator family.
     kCorner,     ///< Corner cases: one vertex, unreachable parts, zero weights, huge weights...
   };
-  std::string name;  ///< e.g. "grid 12x9, weights uniform:1:100:3".
-  CsrGraph graph;    ///< The graph.
+  std::string name;           ///< e.g. "grid 12x9, weights uniform:1:100:3".
+  CsrGraph graph;             ///< The graph.
   Kind kind = Kind::kCorner;  ///< Catalogue group.
 };
 
@@ -36,20 +36,17 @@ struct NamedGraph {
 
 /// Builds a graph of `n` vertices from hand-written arcs (tail, head, weight),
 /// for small tests whose answers are worked out by hand.
-[[nodiscard]] CsrGraph hand_graph(vertex_t n,
-                                  const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs);
+[[nodiscard]] CsrGraph hand_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs);
 
 /// Checks `got` against the reference Dijkstra. On failure the message names
 /// the graph, the source, the first wrong vertex with expected and actual
 /// distance, how many are wrong, what the certificate check found, and `hint`.
 [[nodiscard]] ::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source,
-                                                                std::span<const dist_t> got,
-                                                                std::string_view hint);
+                                                                std::span<const dist_t> got, std::string_view hint);
 
 /// Same as matches_reference_sssp() for BFS levels against the reference BFS.
 [[nodiscard]] ::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source,
-                                                               std::span<const level_t> got,
-                                                               std::string_view hint);
+                                                               std::span<const level_t> got, std::string_view hint);
 
 /// The graded catalogue of small graphs, one of each kind a lab must handle:
 /// the tiny hand-checked graphs of datasets/tiny, every generator family, and
@@ -169,21 +166,20 @@ void gpu_kernels_run_in_the_worker();
 
 /// Skips the current test, with the reason, when no usable GPU is present.
 /// GPU tests start with this: without a GPU they are reported SKIPPED, never passed.
-#define SSSP_REQUIRE_GPU()                                                         \
-  do {                                                                             \
-    if (const std::string sssp_reason_ = ::sssp::test::gpu_unavailable_reason();   \
-        !sssp_reason_.empty()) {                                                   \
-      GTEST_SKIP() << "GPU test skipped: " << sssp_reason_;                        \
-    }                                                                              \
+#define SSSP_REQUIRE_GPU()                                                                                \
+  do {                                                                                                    \
+    if (const std::string sssp_reason_ = ::sssp::test::gpu_unavailable_reason(); !sssp_reason_.empty()) { \
+      GTEST_SKIP() << "GPU test skipped: " << sssp_reason_;                                               \
+    }                                                                                                     \
   } while (0)
 
 /// Skips the current test when dataset `file` is not in SSSP_DATA_DIR, and
 /// otherwise stores its path in `var`.
-#define SSSP_REQUIRE_DATASET(var, file)                                             \
-  std::string var;                                                                  \
-  do {                                                                              \
-    std::string sssp_why_;                                                          \
-    auto sssp_path_ = ::sssp::test::dataset_path((file), &sssp_why_);               \
-    if (!sssp_path_) GTEST_SKIP() << "dataset test skipped: " << sssp_why_;         \
-    var = *sssp_path_;                                                              \
+#define SSSP_REQUIRE_DATASET(var, file)                                     \
+  std::string var;                                                          \
+  do {                                                                      \
+    std::string sssp_why_;                                                  \
+    auto sssp_path_ = ::sssp::test::dataset_path((file), &sssp_why_);       \
+    if (!sssp_path_) GTEST_SKIP() << "dataset test skipped: " << sssp_why_; \
+    var = *sssp_path_;                                                      \
   } while (0)

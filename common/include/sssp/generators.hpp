@@ -21,8 +21,8 @@ namespace sssp {
 
 /// `num_edges` arcs with endpoints drawn uniformly (Erdos-Renyi G(n, m) style,
 /// self-loops and parallel arcs possible, as in real data).
-[[nodiscard]] EdgeList make_uniform_random(vertex_t num_vertices, std::uint64_t num_edges,
-                                           const WeightPolicy& weights, std::uint64_t seed);
+[[nodiscard]] EdgeList make_uniform_random(vertex_t num_vertices, std::uint64_t num_edges, const WeightPolicy& weights,
+                                           std::uint64_t seed);
 
 /// Parameters of the recursive-matrix (R-MAT / Kronecker) generator.
 struct RmatParams {
@@ -34,8 +34,8 @@ struct RmatParams {
 /// 2^scale vertices and edge_factor * 2^scale arcs by R-MAT (Chakrabarti,
 /// Zhan, Faloutsos 2004) with Graph500 parameters by default. Vertex ids are
 /// scrambled by a seeded bijection so that hubs are not all at low ids.
-[[nodiscard]] EdgeList make_rmat(unsigned scale, unsigned edge_factor, const WeightPolicy& weights,
-                                 std::uint64_t seed, RmatParams params = {});
+[[nodiscard]] EdgeList make_rmat(unsigned scale, unsigned edge_factor, const WeightPolicy& weights, std::uint64_t seed,
+                                 RmatParams params = {});
 
 /// Directed path 0 -> 1 -> ... -> n-1: the worst case for level-synchronous
 /// algorithms (n - 1 levels).
@@ -55,7 +55,6 @@ struct RmatParams {
 /// footprint (the edge list and its CSR) larger than the machine's physical
 /// memory. Both are checked before anything is allocated, by the make_
 /// functions above too.
-[[nodiscard]] EdgeList generate(const std::string& spec, const WeightPolicy& weights,
-                                std::uint64_t seed);
+[[nodiscard]] EdgeList generate(const std::string& spec, const WeightPolicy& weights, std::uint64_t seed);
 
 }  // namespace sssp

@@ -21,11 +21,11 @@ namespace sssp {
 /// arrays always have the same length. This struct-of-arrays layout is what
 /// a thread-per-edge kernel wants: neighbouring threads read neighbouring words.
 struct EdgeList {
-  vertex_t num_vertices = 0;    ///< Vertices are 0 .. num_vertices - 1.
-  std::vector<vertex_t> src;    ///< Tail of each arc.
-  std::vector<vertex_t> dst;    ///< Head of each arc.
-  std::vector<weight_t> weight; ///< Weight of each arc.
-  std::string name;             ///< Human-readable origin, used in messages.
+  vertex_t num_vertices = 0;     ///< Vertices are 0 .. num_vertices - 1.
+  std::vector<vertex_t> src;     ///< Tail of each arc.
+  std::vector<vertex_t> dst;     ///< Head of each arc.
+  std::vector<weight_t> weight;  ///< Weight of each arc.
+  std::string name;              ///< Human-readable origin, used in messages.
 
   /// Number of arcs.
   [[nodiscard]] edge_t num_edges() const { return static_cast<edge_t>(src.size()); }
@@ -48,10 +48,10 @@ struct EdgeList {
 /// `targets` and `weights`, in the order they appeared in the edge list
 /// (the conversion is a stable counting sort, so results are reproducible).
 struct CsrGraph {
-  std::vector<edge_t> offsets;   ///< num_vertices + 1 entries; offsets[0] == 0.
-  std::vector<vertex_t> targets; ///< Head of each arc, grouped by tail.
-  std::vector<weight_t> weights; ///< Weight of each arc, parallel to targets.
-  std::string name;              ///< Human-readable origin, used in messages.
+  std::vector<edge_t> offsets;    ///< num_vertices + 1 entries; offsets[0] == 0.
+  std::vector<vertex_t> targets;  ///< Head of each arc, grouped by tail.
+  std::vector<weight_t> weights;  ///< Weight of each arc, parallel to targets.
+  std::string name;               ///< Human-readable origin, used in messages.
 
   /// Number of vertices.
   [[nodiscard]] vertex_t num_vertices() const {

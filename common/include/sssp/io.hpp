@@ -86,8 +86,7 @@ struct ReadOptions {
 
 /// Parses graph text already in memory (used for embedded graphs and tests).
 /// `name` stands in for the file name in messages.
-[[nodiscard]] EdgeList parse_graph(const std::string& text, const std::string& name,
-                                   const ReadOptions& options = {});
+[[nodiscard]] EdgeList parse_graph(const std::string& text, const std::string& name, const ReadOptions& options = {});
 
 /// Writes `graph` as a 9th DIMACS `p sp` file (1-based ids, one `a` line per arc),
 /// through a temporary file renamed over `path`.

@@ -32,21 +32,17 @@ struct Verdict {
 /// 2 says no distance is too large; 3 with 1 (weights are non-negative)
 /// says each finite distance is the length of a real path, so none is too small.
 /// Runs in O(V + E).
-[[nodiscard]] Verdict verify_sssp(const CsrGraph& graph, vertex_t source,
-                                  std::span<const dist_t> dist);
+[[nodiscard]] Verdict verify_sssp(const CsrGraph& graph, vertex_t source, std::span<const dist_t> dist);
 
 /// Certifies BFS levels the same way, with every arc counting 1.
-[[nodiscard]] Verdict verify_bfs(const CsrGraph& graph, vertex_t source,
-                                 std::span<const level_t> level);
+[[nodiscard]] Verdict verify_bfs(const CsrGraph& graph, vertex_t source, std::span<const level_t> level);
 
 /// Compares distances with expected ones; reports the first mismatch, its
 /// expected and actual value, and the number of mismatching vertices.
-[[nodiscard]] Verdict compare_distances(std::span<const dist_t> expected,
-                                        std::span<const dist_t> actual);
+[[nodiscard]] Verdict compare_distances(std::span<const dist_t> expected, std::span<const dist_t> actual);
 
 /// Same as compare_distances() for BFS levels.
-[[nodiscard]] Verdict compare_levels(std::span<const level_t> expected,
-                                     std::span<const level_t> actual);
+[[nodiscard]] Verdict compare_levels(std::span<const level_t> expected, std::span<const level_t> actual);
 
 /// Formats a distance for people: the number, or "inf" for kInfinity.
 [[nodiscard]] std::string format_distance(dist_t d);

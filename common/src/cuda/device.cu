@@ -20,8 +20,8 @@ namespace detail {
 void throw_cuda_error(cudaError_t status, const char* expr, const char* file, int line) {
   std::string base = file;
   if (const auto slash = base.find_last_of('/'); slash != std::string::npos) base.erase(0, slash + 1);
-  throw CudaError(base + ":" + std::to_string(line) + ": `" + expr + "` failed: " +
-                  cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+  throw CudaError(base + ":" + std::to_string(line) + ": `" + expr + "` failed: " + cudaGetErrorName(status) + " (" +
+                  cudaGetErrorString(status) + ")");
 }
 
 void* checked_malloc(std::size_t bytes, const char* what) {
@@ -37,8 +37,7 @@ void* checked_malloc(std::size_t bytes, const char* what) {
     std::snprintf(text, sizeof text,
                   "out of GPU memory allocating %.1f MiB for %s (free %.1f MiB of %.1f MiB); "
                   "try a smaller graph",
-                  static_cast<double>(bytes) / 1048576.0, what,
-                  static_cast<double>(free_bytes) / 1048576.0,
+                  static_cast<double>(bytes) / 1048576.0, what, static_cast<double>(free_bytes) / 1048576.0,
                   static_cast<double>(total_bytes) / 1048576.0);
     throw DeviceMemoryError(text);
   }
@@ -74,16 +73,16 @@ DeviceStatus probe(int device, DeviceCheck check) {
     if (s.driver_version == 0 || e == cudaErrorNoDevice) {
       s.reason = std::string("no NVIDIA GPU or driver found (") + cudaGetErrorName(e) + ")";
     } else if (e == cudaErrorInsufficientDriver) {
-      s.reason = "the NVIDIA driver supports CUDA " + cuda_version(s.driver_version) +
-                 ", older than this build's " + cuda_version(s.runtime_version) + ": update the driver";
+      s.reason = "the NVIDIA driver supports CUDA " + cuda_version(s.driver_version) + ", older than this build's " +
+                 cuda_version(s.runtime_version) + ": update the driver";
     } else {
       s.reason = std::string("CUDA runtime reports ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
     }
     return s;
   }
   if (device < 0 || device >= count) {
-    s.reason = "device " + std::to_string(device) + " requested but " + std::to_string(count) +
-               " CUDA device(s) present";
+    s.reason =
+        "device " + std::to_string(device) + " requested but " + std::to_string(count) + " CUDA device(s) present";
     return s;
   }
   cudaDeviceProp prop{};
@@ -105,8 +104,8 @@ DeviceStatus probe(int device, DeviceCheck check) {
   cudaFuncAttributes attributes{};
   if (const cudaError_t e = cudaFuncGetAttributes(&attributes, probe_kernel); e != cudaSuccess) {
     cudaGetLastError();
-    s.reason = std::string("this build has no kernel image for ") + s.name + " (sm_" +
-               std::to_string(s.compute_major) + std::to_string(s.compute_minor) +
+    s.reason = std::string("this build has no kernel image for ") + s.name + " (sm_" + std::to_string(s.compute_major) +
+               std::to_string(s.compute_minor) +
                "): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(s.compute_major) +
                std::to_string(s.compute_minor) + " (" + cudaGetErrorString(e) + ")";
     return s;
@@ -123,7 +122,7 @@ void require_free_memory(std::uint64_t bytes, const std::string& what) {
   SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (bytes > free_bytes) {
     throw DeviceMemoryError(what + " needs " + std::to_string(bytes) + " bytes of GPU memory, but only " +
-                    std::to_string(free_bytes) + " of " + std::to_string(total_bytes) + " are free");
+                            std::to_string(free_bytes) + " of " + std::to_string(total_bytes) + " are free");
   }
 }
 

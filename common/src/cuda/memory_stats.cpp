@@ -28,9 +28,8 @@ void reset_peak_memory() { g_peak.store(g_current.load()); }
 std::string DeviceStatus::summary() const {
   if (!available) return "no usable GPU: " + reason;
   char text[256];
-  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.1f GiB, L2 %.0f MiB)", name.c_str(),
-                compute_major, compute_minor, multiprocessors,
-                static_cast<double>(global_memory) / (1024.0 * 1024.0 * 1024.0),
+  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.1f GiB, L2 %.0f MiB)", name.c_str(), compute_major,
+                compute_minor, multiprocessors, static_cast<double>(global_memory) / (1024.0 * 1024.0 * 1024.0),
                 static_cast<double>(l2_cache) / (1024.0 * 1024.0));
   return text;
 }

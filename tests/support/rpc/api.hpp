@@ -62,9 +62,8 @@ using stored_t = typename Stored<std::remove_cvref_t<P>>::type;
 
 /// Parameters whose value goes back to the caller after the call.
 template <typename P>
-inline constexpr bool kIsOut =
-    (std::is_pointer_v<P> && !std::is_const_v<std::remove_pointer_t<P>>) ||
-    (std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>);
+inline constexpr bool kIsOut = (std::is_pointer_v<P> && !std::is_const_v<std::remove_pointer_t<P>>) ||
+                               (std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>);
 
 template <typename P>
 void put_param(Writer& out, const std::remove_cvref_t<P>& value) {
@@ -126,9 +125,8 @@ void serve_call(Reader& in, Writer& out, F&& f) {
   } else {
     rpc::put(out, static_cast<const std::remove_cvref_t<R>&>(invoke()));
   }
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (put_back<P>(out, std::get<I>(args)), ...);
-  }(std::index_sequence_for<P...>{});
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (put_back<P>(out, std::get<I>(args)), ...); }
+  (std::index_sequence_for<P...>{});
 }
 
 }  // namespace detail
@@ -268,7 +266,7 @@ R call_with(const std::optional<std::uint64_t>& handle, std::string_view name, A
 /// Calls the worker's function `name`, which has the signature of `f` (the
 /// test side's own definition of it, used for its type only).
 template <typename R, typename... P, typename... A>
-R call(R (*/*f*/)(P...), std::string_view name, A&&... args) {
+R call(R (* /*f*/)(P...), std::string_view name, A&&... args) {
   return detail::call_with<R, P...>(std::nullopt, name, std::forward<A>(args)...);
 }
 
@@ -282,20 +280,19 @@ class Remote {
   static Remote make(std::string_view name, A&&... args) {
     return Remote(detail::call_with<std::uint64_t, P...>(std::nullopt, name, std::forward<A>(args)...));
   }
-  Remote(Remote&& other) noexcept
-      : handle_(std::exchange(other.handle_, 0)), generation_(other.generation_) {}
+  Remote(Remote&& other) noexcept : handle_(std::exchange(other.handle_, 0)), generation_(other.generation_) {}
   Remote& operator=(Remote&&) = delete;
   Remote(const Remote&) = delete;
   ~Remote();
 
   /// Calls the member function served as `name`, whose signature is that of `m`.
   template <typename C, typename R, typename... P, typename... A>
-  R call(R (C::*/*m*/)(P...), std::string_view name, A&&... args) const {
+  R call(R (C::* /*m*/)(P...), std::string_view name, A&&... args) const {
     return detail::call_with<R, P...>(handle_, name, std::forward<A>(args)...);
   }
   /// Calls the const member function served as `name`.
   template <typename C, typename R, typename... P, typename... A>
-  R call(R (C::*/*m*/)(P...) const, std::string_view name, A&&... args) const {
+  R call(R (C::* /*m*/)(P...) const, std::string_view name, A&&... args) const {
     return detail::call_with<R, P...>(handle_, name, std::forward<A>(args)...);
   }
 

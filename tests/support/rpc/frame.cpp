@@ -36,8 +36,7 @@ bool read_all(int fd, char* data, std::size_t size) {
 
 bool write_frame(int fd, const std::string& bytes) {
   const std::uint64_t size = bytes.size();
-  return write_all(fd, reinterpret_cast<const char*>(&size), sizeof size) &&
-         write_all(fd, bytes.data(), bytes.size());
+  return write_all(fd, reinterpret_cast<const char*>(&size), sizeof size) && write_all(fd, bytes.data(), bytes.size());
 }
 
 std::optional<std::string> read_frame(int fd) {

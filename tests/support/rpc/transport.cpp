@@ -78,8 +78,8 @@ std::string describe_status(int status) {
   std::string text = "exited with status " + std::to_string(code);
   if (code > 128 && code < 128 + 65) {
     // The sandbox reports a child killed by signal N as 128 + N.
-    text += " (status 128 + " + std::to_string(code - 128) + ": killed by signal " + std::to_string(code - 128) +
-            ", " + ::strsignal(code - 128) + "?)";
+    text += " (status 128 + " + std::to_string(code - 128) + ": killed by signal " + std::to_string(code - 128) + ", " +
+            ::strsignal(code - 128) + "?)";
   }
   return text;
 }

@@ -178,7 +178,9 @@ struct Codec<std::pair<A, B>> {
 
 /// Whether `rpc_fields(T&)` names T's members for the encoding.
 template <typename T>
-concept HasFields = requires(T& v) { rpc_fields(v); };
+concept HasFields = requires(T& v) {
+  rpc_fields(v);
+};
 
 template <typename T>
 struct Codec<T, std::enable_if_t<HasFields<T>>> {

@@ -16,12 +16,12 @@ namespace sssp::cuda::detail {
 }  // namespace sssp::cuda::detail
 
 /// Evaluates a CUDA runtime call and throws sssp::CudaError if it failed.
-#define SSSP_CUDA_CHECK(expr)                                                    \
-  do {                                                                           \
-    const cudaError_t sssp_status_ = (expr);                                     \
-    if (sssp_status_ != cudaSuccess) {                                           \
+#define SSSP_CUDA_CHECK(expr)                                                          \
+  do {                                                                                 \
+    const cudaError_t sssp_status_ = (expr);                                           \
+    if (sssp_status_ != cudaSuccess) {                                                 \
       ::sssp::cuda::detail::throw_cuda_error(sssp_status_, #expr, __FILE__, __LINE__); \
-    }                                                                            \
+    }                                                                                  \
   } while (0)
 
 /// Checks the launch that precedes it (bad configuration, missing kernel
@@ -29,10 +29,10 @@ namespace sssp::cuda::detail {
 /// which is itself checked. Define SSSP_SYNC_AFTER_LAUNCH to also
 /// synchronise here, so a fault is reported at the launch that caused it.
 #ifdef SSSP_SYNC_AFTER_LAUNCH
-#define SSSP_CUDA_CHECK_LAUNCH()                      \
-  do {                                                \
-    SSSP_CUDA_CHECK(cudaPeekAtLastError());           \
-    SSSP_CUDA_CHECK(cudaDeviceSynchronize());         \
+#define SSSP_CUDA_CHECK_LAUNCH()              \
+  do {                                        \
+    SSSP_CUDA_CHECK(cudaPeekAtLastError());   \
+    SSSP_CUDA_CHECK(cudaDeviceSynchronize()); \
   } while (0)
 #else
 #define SSSP_CUDA_CHECK_LAUNCH() SSSP_CUDA_CHECK(cudaPeekAtLastError())

@@ -13,17 +13,17 @@ namespace sssp::cuda {
 
 /// What the CUDA runtime says about a device, or why there is none.
 struct DeviceStatus {
-  bool available = false;       ///< A usable GPU is present and this build can run on it.
-  std::string reason;           ///< Why not, when !available (shown in skipped tests).
-  int device = 0;               ///< Device ordinal queried.
-  std::string name;             ///< e.g. "NVIDIA H100 80GB HBM3".
-  int compute_major = 0;        ///< Compute capability, major.
-  int compute_minor = 0;        ///< Compute capability, minor.
-  int multiprocessors = 0;      ///< Streaming multiprocessors.
+  bool available = false;         ///< A usable GPU is present and this build can run on it.
+  std::string reason;             ///< Why not, when !available (shown in skipped tests).
+  int device = 0;                 ///< Device ordinal queried.
+  std::string name;               ///< e.g. "NVIDIA H100 80GB HBM3".
+  int compute_major = 0;          ///< Compute capability, major.
+  int compute_minor = 0;          ///< Compute capability, minor.
+  int multiprocessors = 0;        ///< Streaming multiprocessors.
   std::size_t global_memory = 0;  ///< Bytes of device memory.
   std::size_t l2_cache = 0;       ///< Bytes of L2 cache.
-  int driver_version = 0;       ///< e.g. 13000 for CUDA 13.0.
-  int runtime_version = 0;      ///< Runtime this program was built against.
+  int driver_version = 0;         ///< e.g. 13000 for CUDA 13.0.
+  int runtime_version = 0;        ///< Runtime this program was built against.
 
   /// One line: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or the reason.
   [[nodiscard]] std::string summary() const;

@@ -34,8 +34,7 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t count, const char* what = "buffer")
       : data_(static_cast<T*>(detail::checked_malloc(count * sizeof(T), what))), size_(count) {}
   /// Allocates and uploads `host`.
-  explicit DeviceBuffer(std::span<const T> host, const char* what = "buffer")
-      : DeviceBuffer(host.size(), what) {
+  explicit DeviceBuffer(std::span<const T> host, const char* what = "buffer") : DeviceBuffer(host.size(), what) {
     upload(host);
   }
   DeviceBuffer(const DeviceBuffer&) = delete;

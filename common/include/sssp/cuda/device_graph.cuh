@@ -18,8 +18,8 @@ namespace sssp::cuda {
 /// Device bytes a DeviceCsr of `graph` holds: the first term of a CSR
 /// solver's footprint for require_free_memory.
 [[nodiscard]] inline std::uint64_t csr_device_bytes(const CsrGraph& graph) {
-  return device_bytes<edge_t>(std::uint64_t{graph.num_vertices()} + 1) +
-         device_bytes<vertex_t>(graph.num_edges()) + device_bytes<weight_t>(graph.num_edges());
+  return device_bytes<edge_t>(std::uint64_t{graph.num_vertices()} + 1) + device_bytes<vertex_t>(graph.num_edges()) +
+         device_bytes<weight_t>(graph.num_edges());
 }
 
 /// Device bytes a DeviceCoo of `graph` holds (`with_weights` as its constructor's).
@@ -31,11 +31,11 @@ namespace sssp::cuda {
 /// A CSR graph in device memory (the three arrays of sssp::CsrGraph).
 /// Built once per graph; algorithms then run from many sources on it.
 struct DeviceCsr {
-  vertex_t num_vertices = 0;          ///< Vertices.
-  edge_t num_edges = 0;               ///< Arcs.
-  DeviceBuffer<edge_t> offsets;       ///< num_vertices + 1 offsets.
-  DeviceBuffer<vertex_t> targets;     ///< Head of each arc.
-  DeviceBuffer<weight_t> weights;     ///< Weight of each arc.
+  vertex_t num_vertices = 0;       ///< Vertices.
+  edge_t num_edges = 0;            ///< Arcs.
+  DeviceBuffer<edge_t> offsets;    ///< num_vertices + 1 offsets.
+  DeviceBuffer<vertex_t> targets;  ///< Head of each arc.
+  DeviceBuffer<weight_t> weights;  ///< Weight of each arc.
 
   /// Copies `graph` to the device (synchronously).
   explicit DeviceCsr(const CsrGraph& graph)
@@ -53,16 +53,15 @@ struct DeviceCsr {
 /// give each arc its own thread. The arcs are in CSR order (grouped by tail),
 /// so neighbouring threads read neighbouring tails.
 struct DeviceCoo {
-  vertex_t num_vertices = 0;        ///< Vertices.
-  edge_t num_edges = 0;             ///< Arcs.
-  DeviceBuffer<vertex_t> tails;     ///< Tail of each arc.
-  DeviceBuffer<vertex_t> heads;     ///< Head of each arc.
-  DeviceBuffer<weight_t> weights;   ///< Weight of each arc (empty unless asked for).
+  vertex_t num_vertices = 0;       ///< Vertices.
+  edge_t num_edges = 0;            ///< Arcs.
+  DeviceBuffer<vertex_t> tails;    ///< Tail of each arc.
+  DeviceBuffer<vertex_t> heads;    ///< Head of each arc.
+  DeviceBuffer<weight_t> weights;  ///< Weight of each arc (empty unless asked for).
 
   /// Copies the arcs of `graph` to the device (synchronously); the weights
   /// only when `with_weights` (BFS does not read them).
-  explicit DeviceCoo(const CsrGraph& graph, bool with_weights = true)
-      : DeviceCoo(to_edge_list(graph), with_weights) {}
+  explicit DeviceCoo(const CsrGraph& graph, bool with_weights = true) : DeviceCoo(to_edge_list(graph), with_weights) {}
 
  private:
   DeviceCoo(const EdgeList& arcs, bool with_weights)

@@ -89,8 +89,8 @@ unsigned resident_grid(Kernel kernel, unsigned block_size, std::size_t dynamic_s
   SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
                                                                 static_cast<int>(block_size), dynamic_smem));
   if (blocks_per_multiprocessor == 0) {
-    throw CudaError("not one block of " + std::to_string(block_size) + " threads and " +
-                    std::to_string(dynamic_smem) + " bytes of dynamic shared memory fits on an SM");
+    throw CudaError("not one block of " + std::to_string(block_size) + " threads and " + std::to_string(dynamic_smem) +
+                    " bytes of dynamic shared memory fits on an SM");
   }
   return static_cast<unsigned>(multiprocessors) * static_cast<unsigned>(blocks_per_multiprocessor);
 }

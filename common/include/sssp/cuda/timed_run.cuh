@@ -6,7 +6,7 @@
 /// kernel leaves timing and verification to its harness:
 ///
 ///     SsspResult FrontierSssp::run(vertex_t source) {
-///       return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> auto& {
+///       return sssp::cuda::timed_run<dist_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<dist_t>& {
 ///         ...launch kernels, count launches and host syncs in `work`...
 ///         return s.cost;  // the device array that holds the answer
 ///       });

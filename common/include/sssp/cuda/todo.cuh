@@ -32,7 +32,8 @@ class DeviceTodo {
   void check() const {
     int task = 0;
     SSSP_CUDA_CHECK(cudaMemcpy(&task, word_, sizeof(int), cudaMemcpyDeviceToHost));
-    if (task != 0) ::sssp::detail::throw_todo(lab_, task, "a kernel of this task is still the skeleton's stub", file_, 0);
+    if (task != 0)
+      ::sssp::detail::throw_todo(lab_, task, "a kernel of this task is still the skeleton's stub", file_, 0);
   }
 
  private:
@@ -45,11 +46,11 @@ class DeviceTodo {
 
 /// Defines, once per .cu file of lab `lab`, the device word that
 /// SSSP_DEVICE_TODO writes and `device_todo()`, the host handle on it.
-#define SSSP_DEVICE_TODO_STATE(lab)                                 \
-  static __device__ int sssp_device_todo_task = 0;                  \
-  [[maybe_unused]] static ::sssp::cuda::DeviceTodo device_todo() {  \
+#define SSSP_DEVICE_TODO_STATE(lab)                                          \
+  static __device__ int sssp_device_todo_task = 0;                           \
+  [[maybe_unused]] static ::sssp::cuda::DeviceTodo device_todo() {           \
     return ::sssp::cuda::DeviceTodo(sssp_device_todo_task, (lab), __FILE__); \
-  }                                                                 \
+  }                                                                          \
   static_assert(true, "")
 
 /// In a kernel: records that `task` is unfinished and returns from the kernel.

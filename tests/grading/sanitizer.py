@@ -149,9 +149,14 @@ def judge_tool_run(tool: str, returncode: int | None, log_text: str, cases: dict
                            f"--- its last output ---\n{test_output(output)}", errors=0)
         failures = "\n\n".join((f.text or f.get("message", "")).strip() for f in case.iter("failure"))
         if failures:
+            # The sanitizer's own lines (a process that did not end well, an
+            # API error it saw) say what the test cannot: a worker that died
+            # under the tool, for one.
+            own = [line for line in report.lines if not _NOISE.match(line)]
+            seen = ("\n--- compute-sanitizer's own lines ---\n" + "\n".join(own)) if own else ""
             return ToolRun(tool, "failed", f"under {what}, {name} failed. This item passes once the tests it runs "
                            f"pass and the sanitizer finds nothing; the test's own item says what is wrong:\n"
-                           f"{cut(failures, OUTPUT_LIMIT // 2)}", errors=0)
+                           f"{cut(failures, OUTPUT_LIMIT // 2)}{seen}", errors=0)
         if case.get("result") == "skipped":
             skipped = case.find("skipped")
             reason = (skipped.get("message", "") if skipped is not None else "").split("\n", 1)[-1].strip()

@@ -492,6 +492,18 @@ class SanitizerOutput(unittest.TestCase):
                                                              "S.U": "skipped:GPU test skipped: no GPU"})
         self.assertEqual((no_gpu.status, no_gpu.missing), ("skipped", "no GPU"))
 
+    def test_a_failing_test_shows_the_sanitizers_own_lines(self):
+        log = ("========= COMPUTE-SANITIZER\n========= Error: process didn't terminate successfully\n"
+               "========= Target application returned an error\n========= ERROR SUMMARY: 0 errors\n")
+        run = self.judge("racecheck", log, 1, {"S.T": "passed", "S.U": "failed"})
+        self.assertEqual(run.status, "failed")
+        self.assertIn("S.U failed", run.message)
+        self.assertIn("compute-sanitizer's own lines", run.message)
+        self.assertIn("process didn't terminate successfully", run.message)
+        self.assertNotIn("COMPUTE-SANITIZER", run.message)
+        quiet = self.judge("racecheck", CLEAN_RACECHECK, 1, {"S.T": "passed", "S.U": "failed"})
+        self.assertNotIn("own lines", quiet.message)
+
     def test_a_crash_after_the_tests_and_a_timeout_fail(self):
         crash = self.judge("synccheck", CLEAN_MEMCHECK, -6)
         self.assertEqual(crash.status, "failed")

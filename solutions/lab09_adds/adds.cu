@@ -15,11 +15,10 @@
 //    them is expanded: buckets grow and shrink with no allocation in the kernel;
 //  - a write-completed counter (wcc) per segment of 32 slots.
 //
-// A worker that lowers dist[w] publishes w (task 2): it reserves a slot with
-// atomicAdd on resv, writes w, fences, and adds 1 to the slot's segment wcc.
-// The manager hands out only slots it knows are written (task 3): whole
-// segments whose wcc is 32, and a partial segment whose wcc equals what was
-// reserved in it. It hands chunks of the open buckets (the head first) to
+// A worker that lowers dist[w] publishes w (task 2) in a slot of its own,
+// counted in its segment's wcc only once w is written there (the paper's
+// section 5.2). The manager hands out only slots it knows are written
+// (task 3). It hands chunks of the open buckets (the head first) to
 // idle workers through one assignment word per worker. A worker expands its
 // chunk (task 4) and keeps improvements that fall in the same bucket in a
 // list in shared memory, which its warps expand as soon as they are pushed,
@@ -216,8 +215,19 @@ __device__ unsigned* wcc_of(const Run& r, unsigned page, unsigned slot) {
 
 // Task 2: publishes vertex w into bucket b, so that the manager will hand it
 // to a worker. Called by any subset of a warp's threads, for any buckets.
+//
+// The contract. On return, unless the run has stopped (stopped(r)), w is in
+// a slot of bucket b that no other publisher got, and that slot is counted
+// once in its segment's wcc, after the store of w is visible to every SM.
+// Never two items in one slot; never a slot reserved and not counted (the
+// scan stops before it for good: the watchdog fires); never a count that
+// another SM can see before the item (a worker would read an old id, and w
+// would never be expanded); never a store into a page before the manager's
+// mapping of it is visible (it writes the ring entries, fences, then releases
+// mapped[b]). Wait for nothing but mapped[b]: publishers never wait for each
+// other, and the manager maps pages every pass or stops the run.
 __device__ void publish(const Run& r, vertex_t w, unsigned b) {
-  // BEGIN SOLUTION task 2: publish an item: reserve a slot, write it, fence, count it in its segment
+  // BEGIN SOLUTION task 2: publish an item: a slot of its own, counted only once written
   // The threads of the warp publishing to the same bucket reserve together:
   // one atomic per bucket per warp instead of one per item.
   const cg::coalesced_group active = cg::coalesced_threads();
@@ -236,12 +246,15 @@ __device__ void publish(const Run& r, vertex_t w, unsigned b) {
   __threadfence();  // the item before its count: whoever sees the count sees the item
   atomicAdd(wcc_of(r, page, slot), 1u);
   // SKELETON
-  // // TODO(task 2): reserve slot = atomicAdd(&r.buckets[b].resv, 1) (better:
-  // // one atomic per bucket per warp, with cg::labeled_partition); wait while
-  // // slot >= load_acquire(&r.mapped[b]) (leave if stopped(r)); write w with
-  // // __stcg at slot % kPage of page_of(r, b, slot); __threadfence(); then
-  // // atomicAdd 1 to *wcc_of(r, page, slot).
-  // SSSP_DEVICE_TODO(9, 2, "publish an item: reserve a slot, write it, fence, count it in its segment");
+  // // TODO(task 2): meet the contract above, and be ready to argue it: what
+  // // makes a slot yours alone; which load of mapped[b] pairs with the
+  // // manager's release, so that page_of(r, b, slot) reads the slot's page;
+  // // what orders w before its count for the scan (task 3) and, through the
+  // // manager, for the worker (the handout's "Why the fences are where they
+  // // are"). Given: page_of, wcc_of, stopped, and sssp/cuda/atomics.cuh's
+  // // loads and stores by memory order; a page moves between SMs, so write
+  // // past L1 (__stcg, as page_of reads).
+  // SSSP_DEVICE_TODO(9, 2, "publish an item: a slot of its own, counted only once written");
   // END SOLUTION
 }
 
@@ -249,6 +262,16 @@ __device__ void publish(const Run& r, vertex_t w, unsigned b) {
 // the slots known to be written. Called by the manager's whole warp (every
 // lane gets the same answer). `mapped_end` and `resv` are the bucket's mapped
 // end and reservations, loaded before the call. Looks at most 32 segments ahead.
+//
+// The contract. Returns end, the same in every lane, read <= end <= mapped_end,
+// such that every slot of [read, end) is reserved and its item written, and
+// the counts that told so are ordered before the manager's next writes (the
+// assignment words): a worker that acquires its word reads the items, never an
+// old id. A wcc says how many of its segment's slots are written, not which:
+// a partial segment may be handed out only if no slot reserved in it can be
+// missing from its count. Never read a wcc at or past mapped_end (its ring
+// entry is not yet this bucket's page), and never wait: a slot not yet
+// written waits for a later pass, since the manager must never block.
 __device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsigned mapped_end, unsigned resv) {
   // BEGIN SOLUTION task 3: the manager's scan of completed segments
   const unsigned lane = threadIdx.x % 32;
@@ -277,11 +300,12 @@ __device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsign
   __threadfence();  // the counts before the items: a worker given [read, end) sees them written
   return end;
   // SKELETON
-  // // TODO(task 3): lane l loads the wcc of segment read / kSegment + l (if
-  // // that segment starts below mapped_end and resv); the slots up to the
-  // // first segment that is not full (wcc < kSegment) are written. A partial
-  // // segment counts too if, reloading resv after its wcc, every slot
-  // // reserved in it is written. Fence before returning.
+  // // TODO(task 3): meet the contract above with one wcc load per lane and
+  // // warp votes (__ballot_sync, __shfl_sync, __ffs). Be ready to argue the
+  // // partial segment: which two counters you compare, why the order of their
+  // // loads, and the fence between them, rule out a slot reserved but not yet
+  // // written (the paper's section 5.2); and which fence orders your loads
+  // // before the words that hand the slots out.
   // SSSP_DEVICE_TODO_RETURN(9, 3, "the manager's scan of completed segments", read);
   // END SOLUTION
 }
@@ -370,9 +394,20 @@ __device__ bool claim(const Run& r, vertex_t v, dist_t* dv, edge_t* begin, edge_
   return true;
 }
 
-// Task 4: offers dv + weight along the arc to w. If the offer lowers dist[w],
-// w must be expanded again: into the block's local list if its bucket is the
-// chunk's local bucket and the list has room, else published into its bucket.
+// Task 4: offers dv + weight along the arc to w (`offer`). Called by any
+// subset of a warp's threads, for a vertex it expands in chunk c.
+//
+// The contract. If the offer is below dist[w], dist[w] drops to it, by an
+// atomic (no smaller concurrent offer is lost), and this thread then owes an
+// expansion of w at `offer` or below: before it returns, w is kept in the
+// block's local list (keep_local, for items of the chunk's c.local_bucket
+// only: the list is ordered within that bucket and drained before the chunk
+// completes) or published (task 2) in the bucket of `offer` as c sees the
+// queue. An offer that does not win, an equal one included (zero-weight
+// cycles), keeps and publishes nothing. The lowering comes before the item is
+// kept or published: whoever expands w must read the new dist[w] (claim()
+// skips a copy whose dist[w] is not below expanded_at[w]). Nothing is left
+// for later: the worker counts its chunk complete right after its last call.
 __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& local, vertex_t w, dist_t offer) {
   // BEGIN SOLUTION task 4: a worker relaxes an arc and routes the improved vertex
   // Straight to the atomic: a plain load first would skip the losing
@@ -383,11 +418,11 @@ __device__ void relax_and_route(const Run& r, const Chunk& c, const LocalList& l
   if (b == c.local_bucket && keep_local(local, w, offer)) return;
   publish(r, w, b);
   // SKELETON
-  // // TODO(task 4): lower dist[w] with sssp::cuda::atomic_min_dist and
-  // // stop unless this offer won. Then b = bucket_of(offer, c.head_lo,
-  // // c.delta, c.head, r.buckets_used): if b == c.local_bucket and
-  // // keep_local(local, w, offer) finds room, that is all; otherwise
-  // // publish(r, w, b).
+  // // TODO(task 4): meet the contract above, and be ready to argue it: how
+  // // you know this offer won (sssp::cuda::atomic_min_dist returns the old
+  // // distance), why no winner's w is left unexpanded, what keep_local's
+  // // false means, and why routing by a stale view of the queue costs order,
+  // // never answers. Given: bucket_of (task 1), keep_local, publish (task 2).
   // SSSP_DEVICE_TODO(9, 4, "a worker relaxes an arc and routes the improved vertex");
   // END SOLUTION
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lab08.hpp"
+#include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/reference.hpp"
 #include "sssp/weights.hpp"
@@ -180,6 +181,38 @@ NamedGraph threshold_graph() {
   return named(
       "0 -> 1 (10) is overtaken by 0 -> 2 -> 5 -> 6 -> 1 (4), and 1 -> 3 -> 4 follow",
       sssp::test::hand_graph(7, {{0, 1, 10}, {0, 2, 1}, {2, 5, 1}, {5, 6, 1}, {6, 1, 1}, {1, 3, 1}, {3, 4, 1}}));
+}
+
+// Delta 10, Chen's light rounds (bulk-synchronous: no round lowers a vertex
+// it takes, so each round's requests are fixed) on 0 -> 1 (9), 0 -> 2 (1),
+// 2 -> 3 (1), 3 -> 1 (1) and five heavy arcs 1 -> 4 .. 8 (20 each):
+//   bucket 0, round 1: takes {0}, offers 0 -> 1, 0 -> 2 (2 light arcs): 1 = 9, 2 = 1
+//             round 2: takes {1, 2}, offers 2 -> 3 (1; vertex 1 has no light arc): 3 = 2
+//             round 3: takes {3}, offers 3 -> 1 (1): 1 = 3, back into bucket 0
+//             round 4: takes {1} again (0 light arcs); round 5 takes nothing
+//             heavy: S = {0, 1, 2, 3} offers 1 -> 4 .. 8 once, from 3 (5): 4 .. 8 = 23
+//   bucket 2, round 1: takes {4 .. 8} (no arcs); round 2 takes nothing; no heavy arcs.
+// iterations = 4 + 1 = 5 light rounds, vertices_processed = 1 + 2 + 1 + 1 + 5
+// = 10, edges_relaxed = 2 + 1 + 1 + 0 + 5 = 9. Heavy arcs offered in the
+// light rounds too make it 19 (5 in round 2, 5 in round 4); every arc in both
+// phases 23 (2 + 6 + 1 + 5 light, 2 + 5 + 1 + 1 heavy); every arc in the
+// light rounds and none in the heavy one 14 (vertex 1 is taken twice).
+NamedGraph heavy_fan() {
+  Arcs arcs = {{0, 1, 9}, {0, 2, 1}, {2, 3, 1}, {3, 1, 1}};
+  for (vertex_t v = 4; v <= 8; ++v) arcs.emplace_back(1, v, 20);
+  return named("vertex 1 taken at 9 and at 3 in bucket 0, with five heavy arcs 1 -> 4 .. 8 (20) (delta = 10)",
+               sssp::test::hand_graph(9, arcs));
+}
+
+// Eight parallel arcs 0 -> 1, in CSR order weights 8, 7, .., 1 (below the
+// threshold 10) or 19, 18, .., 12 (at or above it): one thread expanding 0
+// lowers vertex 1 eight times in one launch. Lists have n = 2 slots.
+NamedGraph parallel_offers(weight_t first) {
+  Arcs arcs;
+  for (weight_t w = first; w + 8 > first; --w) arcs.emplace_back(0, 1, w);
+  return named("eight parallel arcs 0 -> 1 of weights " + std::to_string(first) + ", " + std::to_string(first - 1) +
+                   ", .., " + std::to_string(first - 7) + " (delta = 10)",
+               sssp::test::hand_graph(2, arcs));
 }
 
 std::vector<NamedGraph> zero_weight_cycles_and_parallel_arcs() {
@@ -351,6 +384,44 @@ TEST(DeltaStepping, DijkstraWorkWithDeltaOne) {
   SSSP_REQUIRE_GPU();
   expect_dijkstra_work<DeltaSteppingSssp>(work_graphs(), chen(1),
                                           "Chen's delta-stepping takes each of them out of a bucket", kChenWorkHint);
+}
+
+// Relaxing every arc in both phases keeps the distances right: only the
+// count of arcs offered shows it (the graph's comment has the arithmetic).
+TEST(DeltaStepping, HeavyArcsOfferedOncePerBucket) {
+  SSSP_REQUIRE_GPU();
+  const NamedGraph g = heavy_fan();
+  for (const unsigned block : {256u, 32u}) {
+    const DeltaSteppingOptions o = chen(10, block);
+    DeltaSteppingSssp solver(g.graph, o);
+    for (int run = 0; run < 2; ++run) {
+      sssp::test::announce_run(g, 0, describe(o, solver.delta()));
+      const sssp::SsspResult result = solver.run(0);
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, result.values, kChenHint)) << describe(o, solver.delta());
+      const std::string where =
+          g.name + ", source 0, " + describe(o, solver.delta()) + ", run " + std::to_string(run + 1) + " of 2: ";
+      const std::uint64_t got = result.counters.edges_relaxed;
+      const char* what = got == 19   ? " 19 is what offering heavy arcs in the light rounds too gives."
+                         : got == 23 ? " 23 is what relaxing every arc in both phases gives."
+                         : got == 14 ? " 14 is what relaxing every arc in the light rounds and none after gives: "
+                                       "vertex 1 is taken twice, so its heavy arcs go out twice."
+                                     : "";
+      EXPECT_EQ(got, 9u) << where << "counters.edges_relaxed is " << got
+                         << ", expected 9: 4 light arcs in bucket 0's light rounds (0 -> 1, 0 -> 2, 2 -> 3, 3 -> 1; "
+                            "vertex 1 has none) and vertex 1's 5 heavy arcs once, after the bucket stays empty."
+                         << what
+                         << "\nhint: heavy arcs must be relaxed once per bucket, after its light rounds: a light "
+                            "round offers only arcs of weight <= delta, and the heavy round only those above it";
+      EXPECT_EQ(result.counters.iterations, 5u)
+          << where << "counters.iterations is " << result.counters.iterations
+          << ", expected 5 light rounds: 4 in bucket 0 ({0}, {1, 2}, {3}, {1}) and 1 in bucket 2 ({4 .. 8}).\nhint: "
+          << kChenHint;
+      EXPECT_EQ(result.counters.vertices_processed, 10u)
+          << where << "counters.vertices_processed is " << result.counters.vertices_processed
+          << ", expected 10 vertices taken out of a bucket (1 + 2 + 1 + 1 in bucket 0, 5 in bucket 2).\nhint: "
+          << kChenHint;
+    }
+  }
 }
 
 TEST(DeltaStepping, RoadNetworkNewYork) {
@@ -526,6 +597,62 @@ TEST(NearFar, ThresholdSendsImprovedVerticesFar) {
                                       << ": 7 distinct distances 0..6 with delta = 1 need at least 6 "
                                          "splits (the threshold advances past one distance at a time); got "
                                       << solver.last_splits();
+}
+
+// A vertex lowered many times in one launch enters the next near list (or
+// the far pile) once: the lists have n slots and only deduplication keeps
+// them within it. Stale copies are skipped when popped, so the distances and
+// the work count barely show a missing stamp; the overflow always does. One
+// lane per item: one thread takes 0's eight arcs in turn, so vertex 1 is
+// lowered exactly eight times (with 32 lanes the count is up to the atomics).
+// Delta 10: below the threshold, launch 1 expands 0 (8 arcs) and queues 1 at
+// 1 in near, launch 2 expands it: 2 near rounds, 2 items, 8 arcs. At or above
+// it, launch 1 puts 1 in the far pile at 12, launch 2 splits (threshold 20:
+// 1 moves to near), launch 3 expands it: 3 launches that work, 2 items, 8 arcs.
+TEST(NearFar, EachListHoldsAVertexOnce) {
+  SSSP_REQUIRE_GPU();
+  struct Case {
+    NamedGraph graph;
+    dist_t distance;  // of vertex 1
+    std::uint64_t iterations;
+    const char* list;
+  };
+  const Case cases[] = {
+      {parallel_offers(8), 1, 2, "the next near list (a stamp, queued_by[w] = the launch number, by atomicExch)"},
+      {parallel_offers(19), 12, 3, "the far pile (a mark, in_far[w] = 1, by atomicExch)"},
+  };
+  for (const Case& c : cases) {
+    for (const unsigned lanes : {1u, 32u}) {
+      NearFarOptions o = near_far(10);
+      o.lanes_per_item = lanes;
+      const NamedGraph& g = c.graph;
+      NearFarSssp solver(g.graph, o);
+      const std::string where =
+          g.name + ", source 0, " + describe(o, solver.delta()) + ", " + std::to_string(lanes) + " lane(s) per item: ";
+      sssp::test::announce_run(g, 0, describe(o, solver.delta()));
+      sssp::SsspResult result;
+      try {
+        result = solver.run(0);
+      } catch (const sssp::AlgorithmError& e) {
+        FAIL() << where << "run() threw \"" << e.what() << "\". Vertex 1 is lowered 8 times in launch 1, and each "
+               << "time it goes to " << c.list << " unless it is there already; the lists have n = 2 slots."
+               << "\nhint: an improved vertex enters the next near list at most once per launch and the far pile "
+                  "at most once, however many offers lower it";
+      }
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, result.values, kNearFarHint)) << where;
+      EXPECT_EQ(result.values.at(1), c.distance) << where << "vertex 1";
+      EXPECT_EQ(result.counters.vertices_processed, 2u)
+          << where << "counters.vertices_processed is " << result.counters.vertices_processed
+          << ", expected 2 near items expanded (0, then 1 once at its final distance " << c.distance
+          << ").\nhint: vertex 1 must be queued once, in " << c.list << "; a stale copy is skipped and not counted";
+      EXPECT_EQ(result.counters.edges_relaxed, 8u)
+          << where << "counters.edges_relaxed is " << result.counters.edges_relaxed
+          << ", expected 8 (the arcs of the 2 items expanded: 0 has 8, 1 has none)";
+      EXPECT_EQ(result.counters.iterations, c.iterations)
+          << where << "counters.iterations is " << result.counters.iterations << ", expected " << c.iterations
+          << " (near rounds plus splits)";
+    }
+  }
 }
 
 TEST(NearFar, RoadNetworkNewYork) {

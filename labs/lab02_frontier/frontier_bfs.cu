@@ -27,8 +27,10 @@ __global__ void expand_level(const edge_t* __restrict__ offsets, const vertex_t*
                              level_t depth, level_t* __restrict__ level, unsigned* __restrict__ grew) {
   for (std::uint64_t u = sssp::cuda::global_thread_index(); u < n; u += sssp::cuda::grid_stride()) {
     if (level[u] != depth) continue;
-    // TODO(task 4): give every unreached out-neighbour of u the level
-    // depth + 1 and set *grew.
+    // TODO(task 4): u is on level `depth`. On return every out-neighbour of u
+    // has a level of at most depth + 1, no vertex that already had a level
+    // has a new one, and *grew is set if any vertex got its first level.
+    // Argue whether two threads reaching one vertex at once need an atomic.
     SSSP_DEVICE_TODO(2, 4, "expand one BFS level (kernel)");
   }
 }

@@ -29,8 +29,11 @@ __global__ void expand_level_by_arcs(const vertex_t* __restrict__ tails, const v
                                      std::uint64_t num_arcs, level_t depth, level_t* __restrict__ level,
                                      unsigned* __restrict__ grew) {
   for (std::uint64_t e = sssp::cuda::global_thread_index(); e < num_arcs; e += sssp::cuda::grid_stride()) {
-    // TODO(task 1): if the tail of arc e is on level depth and its head is
-    // unreached, give the head level depth + 1 and set *grew.
+    // TODO(task 1): on return, if the tail of arc e is on level `depth`, its
+    // head has a level of at most depth + 1; no vertex that had a level has a
+    // new one; *grew is set if the head got its first level. An arc whose
+    // tail is elsewhere changes nothing. Keep the reads of a warp few: what
+    // must an arc read before it knows whether it matters?
     SSSP_DEVICE_TODO(3, 1, "expand one level, one thread per arc (kernel)");
   }
 }
@@ -66,10 +69,11 @@ BfsResult EdgeBfs::run(vertex_t source) {
   return sssp::cuda::timed_run<level_t>(device_todo(), source, n, [&](Counters& work) -> DeviceBuffer<level_t>& {
     sssp::cuda::launch_initialise_levels(s.level, source, block);
     ++work.kernel_launches;
-    // TODO(task 2): for depth = 0, 1, ...: clear s.grew, launch
-    // expand_level_by_arcs on sssp::cuda::grid_for(s.graph.num_edges, block)
-    // blocks, and stop after the first level whose s.grew.read() is false.
-    // Count iterations, kernel_launches and host_syncs.
+    // TODO(task 2): on return s.level holds every vertex's level: levels are
+    // expanded in order from 0, one launch over every arc each (the launch
+    // policy of sssp/cuda/launch.cuh), until the first level that reaches no
+    // new vertex, which is expanded too. Counters as lab03.hpp defines them;
+    // every launch checked.
     SSSP_TODO(3, 2, "the host loop, one launch over every arc per level");
     return s.level;
   });

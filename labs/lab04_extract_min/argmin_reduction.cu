@@ -75,9 +75,10 @@ __global__ void argmin_interleaved(const dist_t* __restrict__ in_key, const std:
   const unsigned t = threadIdx.x;
   shared.set(t, load_candidate(in_key, in_index, n, sssp::cuda::global_thread_index()));
   __syncthreads();
-  // TODO(task 1): for s = 1, 2, 4, ... below blockDim.x: threads whose id
-  // is a multiple of 2s do shared.combine(t, s); __syncthreads() after
-  // each step, in every thread.
+  // TODO(task 1): on return, in every thread, slot 0 holds the better_of
+  // all blockDim.x slots (a power of two), reduced by interleaved
+  // addressing as described above. Argue that no slot is read before the
+  // step that writes it has finished; every thread must reach every barrier.
   SSSP_DEVICE_TODO(4, 1, "stage 1, interleaved addressing (kernel)");
   if (t == 0) write_block_result(shared.get(0), out_key, out_index);
 }

@@ -48,14 +48,14 @@ std::vector<dist_t> cpu_bellman_ford(const DenseGraph& graph, vertex_t source, C
   Counters work;
   Round s;
   s.n = n;
-  // TODO(task 1): reject a bad source (sssp::require_valid_source). Then rounds,
-  // as the handout's pseudocode: each of `threads` threads owns a band of
-  // columns; in a round it reads dist[u] + w(u, v) for every row u to
-  // relax (naive: every row; work-efficient: rows with active[u]) over
-  // its band into next[] (use offer()), waits at a barrier, publishes next[] -> dist[]
-  // for its band (setting active[]), waits again. Stop after |V| - 1
-  // rounds, max_rounds, or (work-efficient) a round that lowered nothing.
-  // Fill work: iterations, vertices_processed, edges_relaxed, distance_updates.
+  // TODO(task 1): reject a bad source first. On return s.dist holds the
+  // distances after the rounds lab05.hpp's Variant defines (at most the
+  // round limit of CpuOptions), computed by `threads` threads, each the only
+  // writer of its band of columns (the comment at the top of this file).
+  // Every round must read only the distances of the previous round, and
+  // active[] must say which rows the next round relaxes: argue where the
+  // threads must wait for each other, and who decides to stop. `work` as
+  // lab05.hpp defines the counters: a row read counts once, not per band.
   SSSP_TODO(5, 1, "the CPU baselines: relax a band of columns, publish, exit early");
   if (counters != nullptr) *counters = work;
   return s.dist;

@@ -50,8 +50,11 @@ __global__ void relax_frontier(const edge_t* __restrict__ offsets, const vertex_
       }
     }
     // SKELETON
-    // // TODO(task 1): take u out of the frontier, then offer cost[u] + w to the
-    // // updating cost of every out-neighbour with sssp::cuda::atomic_min_dist.
+    // // TODO(task 1): u is in the frontier. On return u is out of it, and for
+    // // every out-arc u -> v of weight w, updating_cost[v] <= cost[u] + w,
+    // // however many other frontier vertices offer to v in this launch (argue
+    // // why no offer can be lost). Touch no arc of another vertex, and read
+    // // nothing past the arrays.
     // SSSP_DEVICE_TODO(2, 1, "relax the out-arcs of a frontier vertex (kernel 1)");
     // END SOLUTION
   }
@@ -72,8 +75,10 @@ __global__ void commit_updates(vertex_t n, dist_t* __restrict__ cost, dist_t* __
       *changed = 1;  // every writer stores the same value: no atomic needed
     }
     // SKELETON
-    // // TODO(task 2): if updating_cost[v] beats cost[v], take it, put v in the
-    // // next frontier and set *changed.
+    // // TODO(task 2): on return cost[v] is the smaller of cost[v] and
+    // // updating_cost[v], v is in the next frontier exactly when its cost
+    // // dropped, and *changed is set if it did (it is never cleared here).
+    // // Argue whether the flag needs an atomic.
     // SSSP_DEVICE_TODO(2, 2, "commit improved distances and build the next frontier (kernel 2)");
     // END SOLUTION
   }
@@ -134,9 +139,10 @@ SsspResult FrontierSssp::run(vertex_t source) {
       ++work.host_syncs;
     } while (s.changed.read());
     // SKELETON
-    // // TODO(task 3): loop: s.changed.clear(), launch relax_frontier and
-    // // commit_updates (with s.changed.device()), and stop when s.changed.read()
-    // // is false. Count iterations, kernel_launches and host_syncs.
+    // // TODO(task 3): Algorithm 3. On return s.cost holds the distances: the
+    // // loop ends after the first iteration that lowers no distance, and no
+    // // earlier (argue why that iteration proves nothing more will change).
+    // // Counters as lab02.hpp defines them; every launch checked.
     // SSSP_TODO(2, 3, "the host loop (Algorithm 3)");
     // END SOLUTION
     return s.cost;

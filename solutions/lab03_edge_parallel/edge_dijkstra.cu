@@ -59,11 +59,12 @@ __global__ void find_round_minimum(vertex_t n, const dist_t* __restrict__ dist,
   // Reading first skips the atomic for most warps: few hold a new minimum.
   if (warp.thread_rank() == 0 && warp_min < *round_min) sssp::cuda::atomic_min_dist(round_min, warp_min);
   // SKELETON
-  // // TODO(task 3): fold dist[v] of every unsettled vertex v
-  // // (settled_round[v] == kNotSettled) of this thread's grid-stride loop
-  // //   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride())
-  // // into one value, then lower *round_min to it. sssp::cuda::atomic_min_dist
-  // // is correct; one atomic per warp is faster.
+  // // TODO(task 3): after every thread of the launch has returned, *round_min
+  // // is the smallest dist[v] over the unsettled vertices v < n (kNotSettled),
+  // // or stays infinite if there is none, for any grid and block size (the
+  // // grid-stride loop over the vertices is yours: see sssp/cuda/launch.cuh).
+  // // Correct first, then fast: how few atomics can a launch issue, and which
+  // // threads are sure to be present when they combine their values?
   // SSSP_DEVICE_TODO(3, 3, "the smallest tentative distance of an unsettled vertex (kernel)");
   // END SOLUTION
 }
@@ -83,8 +84,9 @@ __global__ void settle_round_minimum(vertex_t n, const dist_t* __restrict__ dist
     // BEGIN SOLUTION task 4: settle every vertex at the round's minimum (kernel)
     if (settled_round[v] == kNotSettled && dist[v] == minimum) settled_round[v] = round;
     // SKELETON
-    // // TODO(task 4): an unsettled vertex whose dist equals `minimum` is
-    // // settled in this round: settled_round[v] = round.
+    // // TODO(task 4): on return v is settled in `round` if it was unsettled at
+    // // the round's minimum (argue why its distance is final), and nothing else
+    // // of v has changed.
     // SSSP_DEVICE_TODO(3, 4, "settle every vertex at the round's minimum (kernel)");
     // END SOLUTION
   }
@@ -105,8 +107,10 @@ __global__ void relax_settled_arcs(const vertex_t* __restrict__ tails, const ver
     const dist_t candidate = minimum + weights[e];  // the tail's distance is the round's minimum
     if (candidate < dist[head]) sssp::cuda::atomic_min_dist(&dist[head], candidate);
     // SKELETON
-    // // TODO(task 5): if the tail of arc e was settled in this round, offer
-    // // minimum + weights[e] to dist of its head with sssp::cuda::atomic_min_dist.
+    // // TODO(task 5): on return, if the tail of arc e was settled in this round,
+    // // dist of its head is at most the tail's distance plus the arc's weight,
+    // // however many arcs offer to that head at once; arcs of other tails change
+    // // nothing. Which value is the tail's distance, without reading it?
     // SSSP_DEVICE_TODO(3, 5, "relax the out-arcs of this round's vertices, one thread per arc (kernel)");
     // END SOLUTION
   }
@@ -194,11 +198,11 @@ SsspResult EdgeDijkstra::run(vertex_t source) {
           work.kernel_launches += 2;
         }
         // SKELETON
-        // // TODO(task 6): for round = 0, 1, ...: launch find_round_minimum, read
-        // // the minimum with s.read_round_minimum(), stop if it is sssp::kInfinity,
-        // // else launch settle_round_minimum and relax_settled_arcs with it. Count
-        // // iterations (rounds that settled something), kernel_launches and
-        // // host_syncs.
+        // // TODO(task 6): on return s.dist holds the distances: rounds run, each
+        // // settling the unsettled vertices at its minimum and relaxing their
+        // // arcs, until the minimum read back (s.read_round_minimum(), the only
+        // // way to read it) is infinite. Counters as lab03.hpp defines them (an
+        // // iteration is a round that settled something); every launch checked.
         // SSSP_TODO(3, 6, "the host loop, one round per distinct settled distance");
         // END SOLUTION
         return s.dist;

@@ -36,8 +36,10 @@ __device__ __forceinline__ ArgMin warp_argmin(ArgMin mine) {
   }
   return mine;
   // SKELETON
-  // // TODO(task 4): five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1) on
-  // // both fields, keeping better_of(mine, other) each time.
+  // // TODO(task 4): on return lane 0 holds the better_of the 32 lanes'
+  // // candidates, with no shared memory and no barrier: the lanes exchange
+  // // registers (both fields of a candidate). Every lane of the full warp
+  // // calls this; what may the other lanes hold?
   // SSSP_DEVICE_TODO_RETURN(4, 4, "arg-min across a warp with shuffles", mine);
   // END SOLUTION
 }
@@ -119,12 +121,12 @@ __device__ void grid_argmin(const dist_t* keys, std::uint32_t n, ArgMin* block_r
     finish(mine);
   }
   // SKELETON
-  // // TODO(task 5): fold keys i, i + stride, ... (stride = all threads of the
-  // // grid) into mine; block_argmin; thread 0 stores the block's candidate
-  // // in block_results[blockIdx.x] and draws a ticket with
-  // // sssp::cuda::fetch_add_acq_rel(blocks_done, 1u) (sssp/cuda/atomics.cuh).
-  // // The block that draws gridDim.x - 1 is last: it combines all
-  // // candidates, resets *blocks_done and calls finish(result) in thread 0.
+  // // TODO(task 5): the contract above, in one launch of any grid size: every
+  // // key is folded by exactly one thread, coalesced; exactly one block, the
+  // // last to finish, sees every block's candidate and calls finish once; and
+  // // *blocks_done is 0 again for the next launch. Argue why the last block
+  // // reads every other block's candidate and not a stale slot: which memory
+  // // ordering must its decision carry (sssp/cuda/atomics.cuh)?
   // SSSP_DEVICE_TODO(4, 5, "many keys per thread, then one launch for the whole grid");
   // END SOLUTION
 }

@@ -77,10 +77,10 @@ __global__ void relax_extracted(const edge_t* __restrict__ offsets, const vertex
     if (candidate < tentative[v]) sssp::cuda::atomic_min_dist(&tentative[v], candidate);
   }
   // SKELETON
-  // // TODO(task 6): the threads of the grid share arcs offsets[u.index] ..
-  // // offsets[u.index + 1] - 1 (grid-stride). For each arc to an unsettled
-  // // head v (dist[v] still infinite) offer u.key + w to tentative[v] with
-  // // sssp::cuda::atomic_min_dist.
+  // // TODO(task 6): after the launch, for every out-arc u -> v of weight w
+  // // whose head is unsettled, tentative[v] <= u.key + w, whatever the grid
+  // // size and however many arcs reach v; a settled head keeps its infinite
+  // // key. Each arc is handled once, by the threads of the whole grid.
   // SSSP_DEVICE_TODO(4, 6, "relax the out-arcs of the extracted vertex in parallel (kernel)");
   // END SOLUTION
 }
@@ -183,9 +183,11 @@ SsspResult ExtractMinDijkstra::run(vertex_t source) {
       state = s.state.read();
     } while (state.extracted.key != sssp::kInfinity);
     // SKELETON
-    // // TODO(task 7): repeat: s.launch_round(work) rounds_per_check times, then
-    // // state = s.state.read(); stop once state.extracted.key is infinite.
-    // // Count host_syncs (launch_round counts launches and iterations).
+    // // TODO(task 7): on return `state` is the round state read back last, and
+    // // its extracted key is infinite: the host looks only once every
+    // // s.options.rounds_per_check rounds (s.launch_round, which counts the
+    // // launches and iterations) and stops at the first look that finds Q
+    // // empty of reachable vertices. Count host_syncs.
     // SSSP_TODO(4, 7, "the host loop, looking at the result every few rounds");
     // END SOLUTION
     work.vertices_processed = state.settled;

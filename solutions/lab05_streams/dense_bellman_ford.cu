@@ -119,17 +119,16 @@ __global__ void relax_rows(const weight_t* __restrict__ matrix, vertex_t n, vert
       if (best < next[v]) sssp::cuda::atomic_min_dist(&next[v], best);
     }
     // SKELETON
-    // // TODO(task 2): start with __syncthreads() (the block may still be
-    // // reading the previous tile). Warp 0 (threadIdx.x < 32) decides which
-    // // of the tile's `rows` rows to relax: row u = tile_first + threadIdx.x,
-    // // every one if !kActiveRowsOnly, else only if active[u] != 0. Compact
-    // // them with __ballot_sync / __popc into tile_rows / tile_dist (= dist[u]),
-    // // set tile_count, and (blockIdx.x == 0 only) atomicAdd the count to
-    // // counts->rows_relaxed. After a second __syncthreads(), each thread walks
-    // // its columns v < n (grid-stride: sssp::cuda::global_thread_index(),
-    // // sssp::cuda::grid_stride()), folds offer(tile_dist[i], weight of
-    // // tile_rows[i] -> v) over the chosen rows and offers the minimum to
-    // // next[v] with sssp::cuda::atomic_min_dist. Index the matrix in 64 bits.
+    // // TODO(task 2): on return next[v] <= offer(dist[u], weight of u -> v) for
+    // // every column v < n this thread walks (grid-stride) and every row u of
+    // // the tile to relax (its `rows` rows from tile_first: all of them, or
+    // // the active ones if kActiveRowsOnly), with one atomic per column and
+    // // tile, not one per entry. The rows are picked once per block, by one
+    // // warp, into the shared tile_rows / tile_dist / tile_count (compacted:
+    // // no gaps), and counts->rows_relaxed counts each picked row once over the
+    // // whole grid. Every thread must reach every barrier, and no warp may
+    // // overwrite the shared rows while another still reads the previous
+    // // tile. Matrix indices pass 2^32.
     // SSSP_DEVICE_TODO(5, 2, "relax a tile of rows for a strip of columns (kernel)");
     // END SOLUTION
   }
@@ -155,10 +154,11 @@ __global__ void finish_round(vertex_t n, dist_t* __restrict__ dist, const dist_t
     const unsigned warp_lowered = __ballot_sync(0xffffffffu, lowered);
     if (lane == 0 && warp_lowered != 0) atomicAdd(&counts->lowered, __popc(warp_lowered));
     // SKELETON
-    // // TODO(task 3): for v < n: lowered = next[v] < dist[v]; if so copy it to
-    // // dist[v]; active[v] = lowered. Add the number of lowered vertices to
-    // // counts->lowered (one atomicAdd per warp: __ballot_sync and __popc;
-    // // every thread of the warp must reach the ballot, even if v >= n).
+    // // TODO(task 3): on return, for v < n, dist[v] is the smaller of dist[v]
+    // // and next[v], active[v] says whether it dropped, and counts->lowered has
+    // // grown by the number that dropped, with at most one atomic per warp and
+    // // step of the loop. Touch nothing at v >= n; the loop's guard above says
+    // // which lanes are still in it.
     // SSSP_DEVICE_TODO(5, 3, "publish the round's distances and the active mask (kernel)");
     // END SOLUTION
   }
@@ -311,12 +311,14 @@ SsspResult DenseBellmanFord::run(vertex_t source, Timeline* timeline) {
         }
         s.launch_finish(work);
         // SKELETON
-        // // TODO(task 4): for each part k (s.parts[k], its stream s.streams[k],
-        // // its events s.events[k]): record copy_begin, cudaMemcpyAsync the part's
-        // // rows (whole rows: one contiguous block) from s.graph.data() into
-        // // s.matrix on the part's stream, record copied, make the stream wait for
-        // // s.initialised, s.launch_relax the part's rows there, record relaxed, and
-        // // make s.main wait for it. Then s.launch_finish(work) ends round 1.
+        // // TODO(task 4): round 1, overlapped with the copy of the matrix: part k
+        // // (s.parts[k]) is copied and then relaxed in its own stream
+        // // s.streams[k], so that part k + 1's copy overlaps part k's relaxation.
+        // // Part k's relaxation must not start before its rows have arrived or
+        // // before initialisation; round 1 must not end (s.launch_finish) on the
+        // // main stream before every part is relaxed. s.events[k] must time
+        // // the part as PartTiming defines (lab05.hpp). Nothing here waits on the
+        // // host.
         // SSSP_TODO(5, 4, "copy part k in stream k and relax it there as soon as it has arrived (round 1)");
         // END SOLUTION
         s.first_round.record(main);
@@ -343,11 +345,11 @@ SsspResult DenseBellmanFord::run(vertex_t source, Timeline* timeline) {
           }
         }
         // SKELETON
-        // // TODO(task 5): round 1 is done (work.iterations == 1). Naive: launch
-        // // s.launch_relax(0, n, main, work) and s.launch_finish(work) until
-        // // work.iterations == limit, without looking at the device. Work-efficient:
-        // // after each round read s.counts.read(main).lowered (count host_syncs);
-        // // stop when it did not grow during the last round, or at the limit.
+        // // TODO(task 5): round 1 is done. On return, all rounds of the variant
+        // // are enqueued on main (Variant, lab05.hpp): the naive one runs to
+        // // `limit` rounds without ever waiting for the device; the work-efficient
+        // // one stops at the limit or after the first round that lowered nothing,
+        // // which it learns from s.counts (each read is a host_sync).
         // SSSP_TODO(5, 5, "the remaining rounds: naive to the limit, work-efficient until nothing changes");
         // END SOLUTION
         return s.dist;

@@ -46,11 +46,9 @@ EllMatrix build_ell(const CsrGraph& in_arcs, std::uint64_t max_slots) {
     }
   }
   // SKELETON
-  // // TODO(task 1): set ell.width to the largest row length (in-degree) of
-  // // in_arcs; throw sssp::InputError (naming the width and the slots needed)
-  // // when ell.slots() > max_slots; fill cols and weights with kPadding and
-  // // kPaddingWeight, then copy row i's arcs, in order, into slots
-  // // ell.slot(i, 0), ell.slot(i, 1), ...
+  // // TODO(task 1): the contract of build_ell() and EllMatrix in lab06.hpp:
+  // // the width, the refusal (before any memory is allocated for the slots),
+  // // and every row's arcs in order in its first slots, padding after them.
   // SSSP_TODO(6, 1, "build the column-major, padded ELL matrix");
   // END SOLUTION
   return ell;

@@ -61,12 +61,11 @@ __global__ void sweep_csr_scalar(const edge_t* __restrict__ offsets, const verte
   }
   if (changed) *last_change = round;
   // SKELETON
-  // // TODO(task 2): grid-stride over rows i < n (sssp::cuda::global_thread_index(),
-  // // sssp::cuda::grid_stride()). For each row start from best = d_src[i]
-  // // (d_i itself), fold in offer(best, d_src[tails[e]], weights[e]) for
-  // // e = offsets[i] .. offsets[i + 1] - 1, and store d_dst[i] = best. If any
-  // // of this thread's rows improved, store round in *last_change (once,
-  // // after the loop).
+  // // TODO(task 2): after the launch, for every row i < n, d_dst[i] is row i
+  // // of the round's product (the handout's (min, +) view: d_i itself
+  // // included), read only from d_src, for any grid size; and *last_change
+  // // is `round` if some row's distance dropped (the change word above), else
+  // // untouched. One store of the word per thread at most.
   // SSSP_DEVICE_TODO(6, 2, "CSR scalar sweep, one thread per row (kernel)");
   // END SOLUTION
 }
@@ -103,13 +102,12 @@ __global__ void sweep_csr_vector(const edge_t* __restrict__ offsets, const verte
   }
   if (changed) *last_change = round;
   // SKELETON
-  // // TODO(task 3): warp w (global thread index / 32) takes rows w, w + warps,
-  // // ... where warps = sssp::cuda::grid_stride() / 32. Lane l folds offer() over
-  // // arcs offsets[row] + l, + 32, + 64, ... below offsets[row + 1] (a 64-bit
-  // // index, start included: see sssp/cuda/launch.cuh); then
-  // // reduce the 32 minima with __shfl_xor_sync (offsets 16, 8, 4, 2, 1, full
-  // // mask; every lane reaches it); lane 0 stores min(d_src[row], best) and
-  // // notes a change; store round in *last_change if this lane saw one.
+  // // TODO(task 3): the contract of task 2, with one warp per row (rows taken
+  // // grid-stride by warps): the lanes read the row's arcs together, so that
+  // // consecutive lanes read consecutive arcs, and combine their partial
+  // // minima with warp shuffles, no shared memory. Every lane of the (full)
+  // // warp must take part in every shuffle. Arc positions are computed in
+  // // 64 bits (sssp/cuda/launch.cuh says why).
   // SSSP_DEVICE_TODO(6, 3, "CSR vector sweep, one warp per row with a shuffle reduction (kernel)");
   // END SOLUTION
 }
@@ -135,10 +133,9 @@ __global__ void sweep_ell(const vertex_t* __restrict__ cols, const weight_t* __r
   }
   if (changed) *last_change = round;
   // SKELETON
-  // // TODO(task 4): grid-stride over rows i < rows. Start from d_src[i]; for
-  // // k = 0 .. width - 1 read the slot at k * rows + i (in 64 bits): stop at
-  // // the first kPadding column (never read d_src[kPadding]), else fold in
-  // // offer(). Store d_dst[i]; note a change in *last_change as in task 2.
+  // // TODO(task 4): the contract of task 2, over the ELL matrix (EllMatrix,
+  // // lab06.hpp). A padding slot is not an arc and has no tail to read; argue
+  // // why a row's first padding slot ends it. Slot positions pass 2^32.
   // SSSP_DEVICE_TODO(6, 4, "ELL sweep, one thread per row, column-major slots (kernel)");
   // END SOLUTION
 }
@@ -262,11 +259,14 @@ SsspResult SpmvBellmanFord::run(vertex_t source) {
       }
     }
     // SKELETON
-    // // TODO(task 5): repeat: rounds_per_check times, s.launch_sweep(s.current,
-    // // ++round, work) (it reads dist[current], writes the other buffer, and
-    // // counts launches, iterations and arcs) and then flip s.current; count a
-    // // work.host_syncs and stop once s.last_change.read() < round. Throw if
-    // // round passes s.n: Bellman-Ford cannot still be changing then.
+    // // TODO(task 5): on return s.dist[s.current] is the buffer the last sweep
+    // // wrote, and no later round would change it. Sweeps (s.launch_sweep,
+    // // rounds numbered from 1; it counts launches, iterations and arcs) run in
+    // // batches of s.options.rounds_per_check, each reading what the previous
+    // // one wrote; after each batch the host looks at the change word once (a
+    // // host_sync) and stops at the first batch whose last round changed
+    // // nothing. A word still changing past round s.n is a bug: throw rather
+    // // than loop forever.
     // SSSP_TODO(6, 5, "the host loop, double buffering, looking every few rounds");
     // END SOLUTION
     return s.dist[s.current];  // the buffer the last sweep wrote

@@ -28,20 +28,22 @@ constexpr dist_t kInf = sssp::kInfinity;
 const char* stage_hint(Stage stage) {
   switch (stage) {
     case Stage::kInterleaved:
-      return "task 1: for s = 1, 2, 4, ...: threads with t % (2s) == 0 combine slots t and t + s, and every "
-             "thread reaches __syncthreads() after every step";
+      return "task 1: after the steps, slot 0 must hold the better_of of every slot; check that each step "
+             "combines slots that the previous steps have finished, and that every thread of the block reaches "
+             "every __syncthreads() (a barrier inside a branch some threads skip is undefined)";
     case Stage::kSequential:
-      return "task 2: for s = blockDim.x / 2 down to 1: threads t < s combine slots t and t + s, with "
-             "__syncthreads() after each step";
+      return "task 2: slot 0 must hold the better_of of every slot, for any power-of-two block size; check "
+             "that no slot is read in the step that writes it and that every thread reaches every barrier";
     case Stage::kFirstStepDuringLoad:
-      return "task 3: block b starts at 2 * b * blockDim.x; thread t combines positions first and "
-             "first + blockDim.x, where either may be past the end (load_candidate gives the identity)";
+      return "task 3: each block must cover its own 2 * blockDim.x candidates, no two blocks the same one and "
+             "none left out, with positions past the end counted as the identity (load_candidate)";
     case Stage::kWarpShuffle:
-      return "task 4: warp_argmin shuffles both key and index down by 16, 8, 4, 2, 1 and keeps better_of; "
-             "ties must keep the smaller index";
+      return "task 4: lane 0 must end with the better_of of all 32 lanes' (key, index) pairs; key and index "
+             "must travel together, and ties must keep the smaller index";
     case Stage::kManyPerThread:
-      return "task 5: grid-stride over all keys, block_argmin, publish the block's candidate, then draw a "
-             "ticket with an acq_rel fetch_add; the last block combines every candidate and resets the counter";
+      return "task 5: every key must reach some block's candidate, and exactly one block, the last to finish, "
+             "must combine every candidate after they are all visible to it, leaving the counter ready for "
+             "the next launch";
   }
   return "";
 }

@@ -33,16 +33,16 @@ constexpr dist_t kInf = sssp::kInfinity;
 const char* format_hint(Format format) {
   switch (format) {
     case Format::kCsrScalar:
-      return "task 2: one thread per row i: best starts at d_src[i] (d_i itself), folds offer(best, "
-             "d_src[tails[e]], weights[e]) over e = offsets[i] .. offsets[i + 1] - 1, and d_dst[i] = best; "
-             "task 5: swap the buffers after every sweep, stop when the change word is below the last round";
+      return "task 2: d_dst[i] must be the smaller of d_src[i] and every in-arc's offer, with no offer "
+             "overflowing; task 5: every sweep must read the previous sweep's distances, and the loop must stop "
+             "only after a sweep that changed nothing";
     case Format::kCsrVector:
-      return "task 3: warp w takes row w; lane l reads arcs offsets[row] + l, + 32, + 64, ...; the 32 minima "
-             "meet in a __shfl_xor_sync butterfly (16, 8, 4, 2, 1); lane 0 stores min(d_src[row], best)";
+      return "task 3: each row's in-arcs must be shared by the lanes of one warp, every arc read once, and "
+             "the lane that stores must hold the minimum of all 32 lanes' partial minima and d_src[row]";
     case Format::kEll:
-      return "task 1: slot k of row i at k * rows + i, padding at the end of each short row; task 4: one "
-             "thread per row, start from d_src[i], stop at the first kPadding column (never read "
-             "d_src[kPadding])";
+      return "task 1: slot k of row i must sit where a warp's 32 rows read consecutive words, short rows "
+             "padded at their end; task 4: a row's minimum must cover its real arcs only, never an offer "
+             "through a padding slot";
   }
   return "";
 }

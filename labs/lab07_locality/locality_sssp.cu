@@ -31,7 +31,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "lab07.hpp"
 #include "sssp/cuda/block_work.cuh"
@@ -40,6 +42,7 @@
 #include "sssp/cuda/host_flag.cuh"
 #include "sssp/cuda/stream.cuh"
 #include "sssp/cuda/timed_run.cuh"
+#include "wave.cuh"  // task 1, relax_wave, and this file's device-TODO word
 
 namespace lab07 {
 
@@ -50,44 +53,6 @@ using sssp::cuda::BlockWork;
 using sssp::cuda::DeviceBuffer;
 
 namespace {
-
-SSSP_DEVICE_TODO_STATE(7);
-
-// Work of one thread's waves.
-struct WaveWork {
-  unsigned long long expanded = 0;
-  unsigned long long arcs = 0;
-  bool flagged = false;
-};
-
-// A vertex on the wave's stack: its out-arcs still to try and its distance
-// when the wave reached it.
-struct Frame {
-  edge_t next;
-  edge_t end;
-  dist_t dist;
-};
-
-using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comment
-
-// Algorithm 7: the wave from flagged vertex u, up to `depth` arcs deep,
-// depth-first with an explicit stack: it goes on only from heads its offers
-// improved (backtracking at every other arc), and flags the improved heads at
-// depth k for the next launch.
-__device__ WaveWork relax_wave(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                               const weight_t* __restrict__ weights, dist_t* dist, vertex_t u, unsigned depth,
-                               std::uint8_t* __restrict__ next_flags) {
-  WaveWork work;
-  // TODO(task 1): depth-first from u with an explicit stack of Frames (no
-  // recursion): offer frame.dist + w along each arc with
-  // sssp::cuda::atomic_min_dist (read dist[v] with load_dist first, to skip
-  // losing offers); at an arc that does not improve, go on with the next arc
-  // (backtrack); an improved vertex at depth `depth` is flagged in
-  // next_flags (set work.flagged), one above it is pushed. Count
-  // work.expanded (u and every pushed vertex) and work.arcs.
-  SSSP_DEVICE_TODO_RETURN(7, 1, "the k-step wave from one flagged vertex (explicit stack)", work);
-  return work;
-}
 
 // The flags of kVerticesPerThread consecutive vertices, read as one word.
 template <unsigned kVerticesPerThread>
@@ -175,6 +140,18 @@ __global__ void initialise(std::uint64_t padded, vertex_t source, vertex_t n, di
   if (sssp::cuda::global_thread_index() == 0) *last_flagging_launch = 0;
 }
 
+// Task 1's checkpoint: one thread runs one wave from `start` and writes its
+// work to work[0..2] (expanded, arcs, flagged).
+__global__ void one_wave(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
+                         const weight_t* __restrict__ weights, dist_t* dist, vertex_t start, unsigned depth,
+                         std::uint8_t* __restrict__ next_flags, unsigned long long* work) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const WaveWork wave = relax_wave(offsets, targets, weights, dist, start, depth, next_flags);
+  work[0] = wave.expanded;
+  work[1] = wave.arcs;
+  work[2] = wave.flagged ? 1 : 0;
+}
+
 }  // namespace
 
 void validate(const Options& options) {
@@ -183,6 +160,36 @@ void validate(const Options& options) {
                        options.depth);
   const unsigned vpt = options.vertices_per_thread;
   sssp::require_option(vpt == 1 || vpt == 2 || vpt == 4, "vertices per thread", "1, 2 or 4", vpt);
+}
+
+WaveResult run_one_wave(const CsrGraph& graph, const std::vector<dist_t>& dist, vertex_t start, unsigned depth) {
+  sssp::require_valid_source(graph, start);
+  const vertex_t n = graph.num_vertices();
+  sssp::require_option(dist.size() == n, "distances", "one per vertex (" + std::to_string(n) + ")", dist.size());
+  sssp::require_option(depth != 0 && depth <= kMaxDepth, "depth k", "1.." + std::to_string(kMaxDepth), depth);
+  if (dist[start] == sssp::kInfinity) {
+    throw sssp::InputError("the wave's start, vertex " + std::to_string(start) + ", must have a finite distance");
+  }
+  const sssp::cuda::DeviceCsr device_graph(graph);
+  DeviceBuffer<dist_t> device_dist(std::span<const dist_t>(dist), "distances");
+  DeviceBuffer<std::uint8_t> next_flags(n, "next flags");
+  next_flags.fill_bytes(0);
+  DeviceBuffer<unsigned long long> work(3, "wave work");
+  work.fill_bytes(0);
+  const sssp::cuda::DeviceTodo todo = device_todo();
+  todo.reset();
+  one_wave<<<1, 1>>>(device_graph.offsets.data(), device_graph.targets.data(), device_graph.weights.data(),
+                     device_dist.data(), start, depth, next_flags.data(), work.data());
+  SSSP_CUDA_CHECK_LAUNCH();
+  todo.check();  // after the wave: sssp::NotImplemented while relax_wave is the skeleton's stub
+  WaveResult result;
+  result.dist = device_dist.to_host();
+  result.next_flags = next_flags.to_host();
+  const std::vector<unsigned long long> counts = work.to_host();
+  result.expanded = counts[0];
+  result.arcs = counts[1];
+  result.flagged = counts[2] != 0;
+  return result;
 }
 
 struct LocalitySssp::Impl {

@@ -8,7 +8,9 @@
 /// A plain C++ header: the runner and the tests include it without nvcc.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sssp/graph.hpp"
 #include "sssp/result.hpp"
@@ -27,6 +29,36 @@ inline constexpr unsigned kMaxDepth = 8;
 
 /// Options::blind_launches value that lets the solver choose N itself (see Options).
 inline constexpr unsigned kLearnBlindLaunches = ~0u;
+
+/// What one wave did: the answer of task 1's checkpoint, run_one_wave.
+struct WaveResult {
+  /// The distances after the wave, one per vertex.
+  std::vector<dist_t> dist;
+  /// One byte per vertex: 1 where the wave flagged the vertex for the next
+  /// launch (improved at depth k), else 0.
+  std::vector<std::uint8_t> next_flags;
+  /// Vertices the wave expanded: its start and every vertex it went on from.
+  unsigned long long expanded = 0;
+  /// Arcs the wave tried, improving or not.
+  unsigned long long arcs = 0;
+  /// Whether the wave flagged any vertex.
+  bool flagged = false;
+};
+
+/// Task 1's checkpoint (given code around task 1's relax_wave, in wave.cuh):
+/// one GPU thread runs one wave from `start`, at most `depth` (k) arcs deep,
+/// on `graph` with the distances `dist` (one per vertex; the wave starts from
+/// `dist[start]`, which must be finite) and every next flag clear, and the
+/// distances, flags and counters after it come back. No other task runs, so
+/// task 1 can be tested alone. With one thread the result is exact: the wave
+/// tries each vertex's out-arcs in CSR order and, depth-first, tries all the
+/// arcs of a vertex it went on to before the next arc of the vertex below it.
+/// Throws sssp::InputError for a `dist` of the wrong length, a `depth`
+/// outside 1..kMaxDepth or an infinite `dist[start]`, sssp::InvalidSource for
+/// a `start` that is not a vertex, and sssp::NotImplemented while task 1 is
+/// the skeleton's stub.
+[[nodiscard]] WaveResult run_one_wave(const CsrGraph& graph, const std::vector<dist_t>& dist, vertex_t start,
+                                      unsigned depth);
 
 /// How the solver runs. Every combination computes the same distances; they
 /// differ in work, launches and host round trips.

@@ -60,6 +60,41 @@ struct WaveResult {
 [[nodiscard]] WaveResult run_one_wave(const CsrGraph& graph, const std::vector<dist_t>& dist, vertex_t start,
                                       unsigned depth);
 
+/// FlagLaunchResult::started_by of a vertex no wave started from.
+inline constexpr unsigned kNoThread = ~0u;
+
+/// What one launch of task 2 did: the answer of task 2's checkpoint,
+/// run_one_flag_launch. Every vector has one entry per flag (the vertices
+/// rounded up to whole 4-byte words).
+struct FlagLaunchResult {
+  /// The flag array after the launch.
+  std::vector<std::uint8_t> flags;
+  /// Per vertex: the thread t (the owner of vertices t*P .. t*P + P - 1 in
+  /// the kernel's grid-stride loop) that started a wave from it, or kNoThread.
+  std::vector<unsigned> started_by;
+  /// Per vertex: how many waves started from it.
+  std::vector<unsigned> starts;
+  /// The threads' work totals, added up.
+  unsigned long long expanded = 0;
+  /// The threads' arc totals, added up.
+  unsigned long long arcs = 0;
+  /// Whether any thread's total said it flagged.
+  bool flagged = false;
+};
+
+/// Task 2's checkpoint (given code around task 2's start_waves): one launch
+/// of task 2 over the flag array `flags` of `vertices` vertices (its length
+/// is `vertices` rounded up to whole 4-byte words, the padding flags 0), with
+/// `vertices_per_thread` (1, 2 or 4) vertices per thread in blocks of
+/// `block_size` threads, as the solver's kernel runs it, except that a given
+/// stand-in replaces relax_wave, so task 1 is not needed: the "wave" from
+/// vertex u records which thread started it and returns the work
+/// {expanded 1, arcs u + 1, flagged iff u % 3 == 2}. Throws
+/// sssp::InputError for bad arguments and sssp::NotImplemented while task 2
+/// is the skeleton's stub.
+[[nodiscard]] FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, vertex_t vertices,
+                                                   unsigned vertices_per_thread, unsigned block_size);
+
 /// How the solver runs. Every combination computes the same distances; they
 /// differ in work, launches and host round trips.
 struct Options {

@@ -229,6 +229,94 @@ TEST(Wave, ZeroWeightCycleAndAVertexImprovedTwice) {
   expect_wave({"C (0->1 1, 0->2 1, 1->2 5, 2->3 1)", c, {0, kInf, kInf, kInf}, 0, 2, {0, 1, 1, 2}, {2, 3}, 3, 4});
 }
 
+// ------------------------------------------- task 2 alone: one launch --
+//
+// lab07::run_one_flag_launch runs task 2's start_waves over a hand-made flag
+// array, as the solver's kernel does, with a given stand-in for the wave
+// (task 1 is not needed): the "wave" from u records which thread started it
+// and returns expanded 1, arcs u + 1, flagged iff u % 3 == 2. Thread t owns
+// vertices t*P .. t*P + P - 1, so each flagged vertex v must be started once,
+// by thread v / P, every flag read must be cleared, and the totals add up.
+
+constexpr const char* kFlagHint =
+    "task 2 (start_waves in locality_sssp.cu): thread t reads the flags of vertices t*P .. t*P + P - 1 "
+    "as one Word, owned[t] (byte j, (word >> 8j) & 0xFF, is vertex t*P + j); when any is set it clears "
+    "the word (owned[t] = 0) and calls wave(t*P + j) once for each flagged j, adding up the work the "
+    "waves return (expanded, arcs; flagged if any wave flagged)";
+
+void expect_flag_launch(vertex_t n, const std::vector<vertex_t>& flagged, unsigned vpt, unsigned block) {
+  const std::size_t padded = (std::size_t{n} + 3) / 4 * 4;
+  std::vector<std::uint8_t> flags(padded, 0);
+  std::string listed;
+  unsigned long long want_arcs = 0;
+  bool want_flagged = false;
+  for (const vertex_t v : flagged) {
+    flags[v] = 1;
+    listed += (listed.empty() ? "" : ", ") + std::to_string(v);
+    want_arcs += v + 1ull;
+    want_flagged = want_flagged || v % 3 == 2;
+  }
+  const std::string where = "one launch over a flag array of " + std::to_string(n) + " vertices with flags at {" +
+                            listed + "}, " + std::to_string(vpt) + " vertices per thread, blocks of " +
+                            std::to_string(block) + " threads";
+  const lab07::FlagLaunchResult got = lab07::run_one_flag_launch(flags, n, vpt, block);
+  ASSERT_EQ(got.flags.size(), padded) << where;
+  ASSERT_EQ(got.started_by.size(), padded) << where;
+  ASSERT_EQ(got.starts.size(), padded) << where;
+  for (vertex_t v = 0; v < padded; ++v) {
+    const unsigned want = flags[v];
+    if (got.starts[v] != want) {
+      ADD_FAILURE() << where << ": first wrong vertex " << v << ": expected " << want
+                    << " wave(s) started from it, got " << got.starts[v] << "\nhint: " << kFlagHint;
+      break;
+    }
+    if (want == 1 && got.started_by[v] != v / vpt) {
+      ADD_FAILURE() << where << ": first wrong vertex " << v << ": expected its wave started by thread " << v / vpt
+                    << ", got thread " << got.started_by[v] << "\nhint: " << kFlagHint;
+      break;
+    }
+  }
+  for (vertex_t v = 0; v < padded; ++v) {
+    if (got.flags[v] != 0) {
+      ADD_FAILURE() << where << ": first wrong vertex " << v << ": expected its flag cleared after the launch, got "
+                    << int{got.flags[v]} << " (" << (flags[v] != 0 ? "flagged before" : "not flagged before")
+                    << ")\nhint: " << kFlagHint;
+      break;
+    }
+  }
+  EXPECT_EQ(got.expanded, flagged.size())
+      << where << ": vertices expanded, added up (the stand-in's waves expand 1 each)\nhint: " << kFlagHint;
+  EXPECT_EQ(got.arcs, want_arcs) << where
+                                 << ": arcs, added up (the stand-in's wave from u tries u + 1)\nhint: " << kFlagHint;
+  EXPECT_EQ(got.flagged, want_flagged)
+      << where << ": flagged must be set iff any wave flagged (the stand-in's wave from u flags iff u % 3 == 2)"
+      << "\nhint: " << kFlagHint;
+}
+
+// Vertices 0, 3, 4, 5 and 9 of 10 flagged: with P = 1 threads 0, 3, 4, 5, 9
+// start them; with P = 2 threads 0, 1, 2, 2, 4; with P = 4 threads 0, 0, 1,
+// 1, 2. Then 7 vertices with P = 4 (the last word half padding) and 1023
+// with P = 4 over 4 blocks of 64 threads.
+TEST(FlagWords, EachFlaggedVertexStartedOnceByItsThread) {
+  SSSP_REQUIRE_GPU();
+  for (const unsigned vpt : {1u, 2u, 4u}) expect_flag_launch(10, {0, 3, 4, 5, 9}, vpt, 32);
+  expect_flag_launch(7, {1, 6}, 4, 32);
+  std::vector<vertex_t> every_seventh;
+  for (vertex_t v = 3; v < 1023; v += 7) every_seventh.push_back(v);
+  for (const unsigned vpt : {1u, 2u, 4u}) expect_flag_launch(1023, every_seventh, vpt, 64);
+}
+
+// Vertices 2 and 3 of 8 with P = 4: thread 0 starts 2 (whose stand-in wave
+// flags) and then 3 (whose does not): the thread flagged; expanded 2, arcs
+// 3 + 4 = 7. Vertices 3 and 4 with P = 2 (threads 1 and 2): neither flags,
+// expanded 2, arcs 4 + 5 = 9. No flag at all: nothing started, all zero.
+TEST(FlagWords, WorkAddedUpAndFlaggedIfAnyWaveFlagged) {
+  SSSP_REQUIRE_GPU();
+  expect_flag_launch(8, {2, 3}, 4, 32);
+  expect_flag_launch(8, {3, 4}, 2, 32);
+  expect_flag_launch(8, {}, 4, 32);
+}
+
 // ------------------------------------------------------------ tasks 1-3 --
 
 TEST(LocalitySssp, TinyHandCheckedGraphs) {

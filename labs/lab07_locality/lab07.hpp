@@ -8,7 +8,9 @@
 /// A plain C++ header: the runner and the tests include it without nvcc.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sssp/graph.hpp"
 #include "sssp/result.hpp"
@@ -27,6 +29,71 @@ inline constexpr unsigned kMaxDepth = 8;
 
 /// Options::blind_launches value that lets the solver choose N itself (see Options).
 inline constexpr unsigned kLearnBlindLaunches = ~0u;
+
+/// What one wave did: the answer of task 1's checkpoint, run_one_wave.
+struct WaveResult {
+  /// The distances after the wave, one per vertex.
+  std::vector<dist_t> dist;
+  /// One byte per vertex: 1 where the wave flagged the vertex for the next
+  /// launch (improved at depth k), else 0.
+  std::vector<std::uint8_t> next_flags;
+  /// Vertices the wave expanded: its start and every vertex it went on from.
+  unsigned long long expanded = 0;
+  /// Arcs the wave tried, improving or not.
+  unsigned long long arcs = 0;
+  /// Whether the wave flagged any vertex.
+  bool flagged = false;
+};
+
+/// Task 1's checkpoint (given code around task 1's relax_wave, in wave.cuh):
+/// one GPU thread runs one wave from `start`, at most `depth` (k) arcs deep,
+/// on `graph` with the distances `dist` (one per vertex; the wave starts from
+/// `dist[start]`, which must be finite) and every next flag clear, and the
+/// distances, flags and counters after it come back. No other task runs, so
+/// task 1 can be tested alone. With one thread the result is exact: the wave
+/// tries each vertex's out-arcs in CSR order and, depth-first, tries all the
+/// arcs of a vertex it went on to before the next arc of the vertex below it.
+/// Throws sssp::InputError for a `dist` of the wrong length, a `depth`
+/// outside 1..kMaxDepth or an infinite `dist[start]`, sssp::InvalidSource for
+/// a `start` that is not a vertex, and sssp::NotImplemented while task 1 is
+/// the skeleton's stub.
+[[nodiscard]] WaveResult run_one_wave(const CsrGraph& graph, const std::vector<dist_t>& dist, vertex_t start,
+                                      unsigned depth);
+
+/// FlagLaunchResult::started_by of a vertex no wave started from.
+inline constexpr unsigned kNoThread = ~0u;
+
+/// What one launch of task 2 did: the answer of task 2's checkpoint,
+/// run_one_flag_launch. Every vector has one entry per flag (the vertices
+/// rounded up to whole 4-byte words).
+struct FlagLaunchResult {
+  /// The flag array after the launch.
+  std::vector<std::uint8_t> flags;
+  /// Per vertex: the thread t (the owner of vertices t*P .. t*P + P - 1 in
+  /// the kernel's grid-stride loop) that started a wave from it, or kNoThread.
+  std::vector<unsigned> started_by;
+  /// Per vertex: how many waves started from it.
+  std::vector<unsigned> starts;
+  /// The threads' work totals, added up.
+  unsigned long long expanded = 0;
+  /// The threads' arc totals, added up.
+  unsigned long long arcs = 0;
+  /// Whether any thread's total said it flagged.
+  bool flagged = false;
+};
+
+/// Task 2's checkpoint (given code around task 2's start_waves): one launch
+/// of task 2 over the flag array `flags` of `vertices` vertices (its length
+/// is `vertices` rounded up to whole 4-byte words, the padding flags 0), with
+/// `vertices_per_thread` (1, 2 or 4) vertices per thread in blocks of
+/// `block_size` threads, as the solver's kernel runs it, except that a given
+/// stand-in replaces relax_wave, so task 1 is not needed: the "wave" from
+/// vertex u records which thread started it and returns the work
+/// {expanded 1, arcs u + 1, flagged iff u % 3 == 2}. Throws
+/// sssp::InputError for bad arguments and sssp::NotImplemented while task 2
+/// is the skeleton's stub.
+[[nodiscard]] FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, vertex_t vertices,
+                                                   unsigned vertices_per_thread, unsigned block_size);
 
 /// How the solver runs. Every combination computes the same distances; they
 /// differ in work, launches and host round trips.

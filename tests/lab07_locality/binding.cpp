@@ -1,5 +1,7 @@
 // Lab 07's API across the worker boundary (tests/support/rpc/api.hpp): the
 // worker serves the student's solver; the graded tests call it here.
+#include <vector>
+
 #include "lab07.hpp"
 #include "rpc/api.hpp"
 
@@ -7,6 +9,10 @@ namespace lab07 {
 
 inline auto rpc_fields(Options& o) {
   return std::tie(o.block_size, o.depth, o.vertices_per_thread, o.blind_launches, o.cuda_graph);
+}
+inline auto rpc_fields(WaveResult& r) { return std::tie(r.dist, r.next_flags, r.expanded, r.arcs, r.flagged); }
+inline auto rpc_fields(FlagLaunchResult& r) {
+  return std::tie(r.flags, r.started_by, r.starts, r.expanded, r.arcs, r.flagged);
 }
 
 }  // namespace lab07
@@ -16,6 +22,8 @@ inline auto rpc_fields(Options& o) {
 void sssp::rpc::register_lab(Registry& registry) {
   using lab07::LocalitySssp;
   registry.function("lab07::validate", &lab07::validate);
+  registry.function("lab07::run_one_wave", &lab07::run_one_wave);
+  registry.function("lab07::run_one_flag_launch", &lab07::run_one_flag_launch);
   registry.constructor<LocalitySssp, const lab07::CsrGraph&, lab07::Options>("lab07::LocalitySssp");
   registry.method("lab07::LocalitySssp::run", &LocalitySssp::run);
   registry.method("lab07::LocalitySssp::next_blind_launches", &LocalitySssp::next_blind_launches);
@@ -26,6 +34,16 @@ void sssp::rpc::register_lab(Registry& registry) {
 namespace lab07 {
 
 void validate(const Options& options) { sssp::rpc::call(&validate, "lab07::validate", options); }
+
+WaveResult run_one_wave(const CsrGraph& graph, const std::vector<dist_t>& dist, vertex_t start, unsigned depth) {
+  return sssp::rpc::call(&run_one_wave, "lab07::run_one_wave", graph, dist, start, depth);
+}
+
+FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, vertex_t vertices,
+                                     unsigned vertices_per_thread, unsigned block_size) {
+  return sssp::rpc::call(&run_one_flag_launch, "lab07::run_one_flag_launch", flags, vertices, vertices_per_thread,
+                         block_size);
+}
 
 struct LocalitySssp::Impl {
   sssp::rpc::Remote remote;

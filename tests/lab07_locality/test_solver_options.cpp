@@ -1,8 +1,11 @@
-// Lab 07's given checks (not student tasks): options and GPU memory. Bad
-// values are refused before any GPU work, so the option tests need no GPU.
+// Lab 07's given checks (not student tasks): options, the checkpoints'
+// arguments and GPU memory. Bad values are refused before any GPU work, so
+// the option and argument tests need no GPU.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "lab07.hpp"
 #include "sssp/cuda/device.hpp"
@@ -46,6 +49,36 @@ TEST(Lab07Options, BadOptionsAreRefusedBeforeTheUpload) {
   o.depth = 99;
   const sssp::CsrGraph chain = sssp::to_csr(sssp::make_chain(10, sssp::WeightPolicy::unit()));
   EXPECT_THROW(lab07::LocalitySssp(chain, o), sssp::InputError);
+}
+
+// The checkpoints' given argument checks (run_one_wave, run_one_flag_launch)
+// come before any GPU work, so they need no GPU either.
+template <typename Call>
+void expect_refused_call(const Call& call, const std::string& names) {
+  try {
+    (void)call();
+    FAIL() << "a bad " << names << " was accepted";
+  } catch (const sssp::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+  }
+}
+
+TEST(Lab07Checkpoints, BadArgumentsAreNamed) {
+  const sssp::CsrGraph chain = sssp::to_csr(sssp::make_chain(4, sssp::WeightPolicy::unit()));
+  const std::vector<sssp::dist_t> dist = {0, sssp::kInfinity, sssp::kInfinity, sssp::kInfinity};
+  expect_refused_call([&] { return lab07::run_one_wave(chain, {0, 1}, 0, 2); }, "distances");
+  expect_refused_call([&] { return lab07::run_one_wave(chain, dist, 0, 0); }, "depth");
+  expect_refused_call([&] { return lab07::run_one_wave(chain, dist, 0, lab07::kMaxDepth + 1); }, "depth");
+  expect_refused_call([&] { return lab07::run_one_wave(chain, dist, 1, 2); }, "finite distance");
+  EXPECT_THROW((void)lab07::run_one_wave(chain, dist, 4, 2), sssp::InvalidSource);
+  const std::vector<std::uint8_t> flags(8, 0);
+  expect_refused_call([&] { return lab07::run_one_flag_launch(flags, 7, 3, 32); }, "vertices per thread");
+  expect_refused_call([&] { return lab07::run_one_flag_launch(flags, 7, 4, 0); }, "block size");
+  expect_refused_call([&] { return lab07::run_one_flag_launch(flags, 9, 4, 32); }, "flag array length");
+  expect_refused_call([&] { return lab07::run_one_flag_launch({}, 0, 4, 32); }, "vertices");
+  std::vector<std::uint8_t> padding_set(8, 0);
+  padding_set[7] = 1;
+  expect_refused_call([&] { return lab07::run_one_flag_launch(padding_set, 7, 4, 32); }, "padding flag 7");
 }
 
 TEST(Lab07Memory, TooLargeForTheGpuSaysBytesNeededAndFree) {

@@ -87,12 +87,15 @@ __device__ void reader(const Run& r, const Harness& h) {
   unsigned read[kBuckets];
   for (unsigned b = 0; b < kBuckets; ++b) read[b] = h.start_read;
   bool timed_out = false;
+  // Every decision is the warp's (lane 0's loads, or a vote), so that its
+  // lanes never part: readable_end is called by the whole warp, as in the manager.
   while (h.reader) {
-    const bool writers_done = !h.writers || load_acquire(h.writers_done) == writer_warps;
+    const bool writers_done = __shfl_sync(0xFFFFFFFF, !h.writers || load_acquire(h.writers_done) == writer_warps, 0);
     bool moved = false, all_read = true;
     for (unsigned b = 0; b < h.buckets; ++b) {
-      const unsigned resv = load_relaxed(&r.buckets[b].resv);
-      const unsigned end = readable_end(r, b, read[b], h.mapped_end[b], resv);
+      const unsigned resv = __shfl_sync(0xFFFFFFFF, load_relaxed(&r.buckets[b].resv), 0);
+      // The contract gives every lane the same end; lane 0's is the one used.
+      const unsigned end = __shfl_sync(0xFFFFFFFF, readable_end(r, b, read[b], h.mapped_end[b], resv), 0);
       if (lane == 0) atomicAdd(h.scans, 1ull);
       if (end != read[b] && lane == 0) {
         const unsigned at = atomicAdd(h.scan_record_count, 1u);
@@ -115,10 +118,10 @@ __device__ void reader(const Run& r, const Harness& h) {
       if (read[b] < h.expected[b]) all_read = false;
     }
     __syncwarp();
-    if (load_relaxed(&sssp_device_todo_task) != 0) break;  // a skeleton's task ran: no end will come
+    if (__any_sync(0xFFFFFFFF, load_relaxed(&sssp_device_todo_task) != 0)) break;  // a skeleton's task ran
     if (h.writers && writers_done && all_read) break;
     if (writers_done && !moved) break;
-    if (harness_now_ns() > deadline) {
+    if (__any_sync(0xFFFFFFFF, harness_now_ns() > deadline)) {
       timed_out = true;
       break;
     }

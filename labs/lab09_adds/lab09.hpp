@@ -153,6 +153,109 @@ struct AddsStats {
   dist_t final_delta = 0;                   ///< delta when the run ended
 };
 
+/// What the queue harness runs (run_queue_harness): tasks 2 and 3 alone,
+/// with no graph, no manager and no task 4.
+enum class QueueScenario : unsigned {
+  /// Writer warps publish (task 2) into a few pages of a few buckets, all at
+  /// once; when every writer is done, one warp scans (task 3) each bucket
+  /// from slot 0 and reads the items up to the end it gets, again and again,
+  /// until the end stops moving.
+  kPublishThenScan = 0,
+  /// The same writers, and one reader warp that scans and reads while they
+  /// publish: the manager's view of a bucket that is still being written.
+  kScanRacesWithPublishers = 1,
+  /// No writer: bucket 0's counters are set as if publishers were part way
+  /// (`resv`, `mapped_end`, `segment_counts`), and one warp scans from
+  /// `read` until the end stops moving.
+  kScanStates = 2,
+};
+
+/// The queue harness's scenario and its sizes.
+struct QueueHarnessOptions {
+  /// What runs.
+  QueueScenario scenario = QueueScenario::kPublishThenScan;
+  /// Writer blocks of 256 threads (1 to 256; none with kScanStates).
+  unsigned writer_blocks = 16;
+  /// Publishes each writer thread may make: in round k it publishes item
+  /// `thread * rounds + k` into harness_bucket(seed, thread, k, buckets),
+  /// or nothing when that is kBuckets (1 to 64).
+  unsigned rounds = 4;
+  /// Buckets the writers publish into, 1 to 32.
+  unsigned buckets = 2;
+  /// Picks which threads publish, when and where.
+  unsigned seed = 1;
+  /// Writers sleep up to this many nanoseconds before each round, so that
+  /// segments fill out of order and the reader meets them part written (0 to 100000).
+  unsigned jitter_ns = 0;
+  /// kScanStates: the slot the scan starts from.
+  unsigned read = 0;
+  /// kScanStates: bucket 0's reservations (slots [0, resv) hold items 0, 1, ...).
+  unsigned resv = 0;
+  /// kScanStates: bucket 0's mapped end, a multiple of 4096 (the page);
+  /// slots past it belong to a page of other counters, all 32.
+  unsigned mapped_end = 0;
+  /// kScanStates: bucket 0's write-completed counters, segment 0 (slots 0
+  /// to 31) first; the rest are 0. Only those below mapped_end count.
+  std::vector<unsigned> segment_counts;
+  /// The harness stops its reader, and tells publish to give up (the run is
+  /// stopped), after this long: a broken queue never hangs it.
+  unsigned timeout_ms = 2000;
+};
+
+/// What the queue harness saw: data, checked by the tests, never a verdict.
+struct QueueTrace {
+  /// Slots mapped to each bucket: bucket b's slot s is entry b x capacity + s
+  /// of the per-slot vectors.
+  unsigned capacity = 0;
+  /// Per bucket: its reservations (Bucket::resv) at the end.
+  std::vector<unsigned> resv;
+  /// Per bucket: where the reader's last scan of it ended (its read end).
+  std::vector<unsigned> read_end;
+  /// Per slot: the item in the pool at the end (kQueueSlotEmpty: never written).
+  std::vector<unsigned> slots;
+  /// Per slot: the item the reader read there (kQueueSlotNotRead: it did not).
+  std::vector<unsigned> read_items;
+  /// Per bucket and segment (capacity / 32 per bucket): its write-completed counter at the end.
+  std::vector<unsigned> counts;
+  /// Every scan whose end was not its start, in order (the first 65536):
+  /// the bucket, the start (read), the end readable_end returned, and the
+  /// bucket's reservations loaded just before the call.
+  std::vector<unsigned> scan_bucket, scan_from, scan_end, scan_resv;
+  /// Scans made in all, the ones whose end did not move included.
+  unsigned long long scans = 0;
+  /// The reader stopped at the time limit, not because it read every item
+  /// (kScanRacesWithPublishers, kPublishThenScan) or its end stopped moving.
+  bool timed_out = false;
+};
+
+/// A slot of the queue harness's pool never written.
+inline constexpr unsigned kQueueSlotEmpty = 0xFFFFFFFFu;
+/// A slot the queue harness's reader did not read.
+inline constexpr unsigned kQueueSlotNotRead = 0xFFFFFFFEu;
+
+/// The queue harness's writers: the bucket writer thread `thread` publishes
+/// to in round `round`, or kBuckets if it publishes nothing then (about a
+/// quarter of the rounds, so that warps publish with some lanes idle). The
+/// tests compute the same to know what was published.
+[[nodiscard]] LAB09_HOST_DEVICE inline unsigned harness_bucket(unsigned seed, unsigned thread, unsigned round,
+                                                               unsigned buckets) {
+  unsigned x = (seed * 0x9E3779B9u) ^ (thread * 0x85EBCA6Bu) ^ (round * 0xC2B2AE35u);
+  x ^= x >> 16;
+  x *= 0x7FEB352Du;
+  x ^= x >> 15;
+  x *= 0x846CA68Bu;
+  x ^= x >> 16;
+  return x % 4 == 0 ? kBuckets : (x >> 8) % buckets;
+}
+
+/// The queue harness (given code, not a task): runs your publish (task 2)
+/// and readable_end (task 3), the very functions of queue.cuh the solver
+/// uses, in `options.scenario`, on a queue of its own (each bucket mapped to
+/// a few pages, in reverse order, before the run), and returns what it saw.
+/// Throws sssp::InputError for options out of range, sssp::CudaError without
+/// a GPU, sssp::NotImplemented when a skeleton's task ran.
+[[nodiscard]] QueueTrace run_queue_harness(const QueueHarnessOptions& options);
+
 /// ADDS on the GPU. The constructor copies the graph once and allocates the
 /// queue's page pool; run() solves from one source in one cooperative launch.
 class AddsSssp {

@@ -15,10 +15,10 @@
 //    them is expanded: buckets grow and shrink with no allocation in the kernel;
 //  - a write-completed counter (wcc) per segment of 32 slots.
 //
-// A worker that lowers dist[w] publishes w (task 2) in a slot of its own,
+// A worker that lowers dist[w] publishes w (task 2, in queue.cuh) in a slot of its own,
 // counted in its segment's wcc only once w is written there (the paper's
 // section 5.2). The manager hands out only slots it knows are written
-// (task 3). It hands chunks of the open buckets (the head first) to
+// (task 3, in queue.cuh). It hands chunks of the open buckets (the head first) to
 // idle workers through one assignment word per worker. A worker expands its
 // chunk (task 4) and keeps improvements that fall in the same bucket in a
 // list in shared memory, which its warps expand as soon as they are pushed,
@@ -53,6 +53,7 @@
 
 #include "lab09.hpp"
 #include "policy.cuh"
+#include "queue.cuh"
 #include "sssp/cuda/atomics.cuh"
 #include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"
@@ -66,18 +67,11 @@
 namespace lab09 {
 namespace {
 
-SSSP_DEVICE_TODO_STATE(9);
-
 using sssp::Counters;
-using sssp::edge_t;
-using sssp::weight_t;
 using sssp::cuda::DeviceBuffer;
 using sssp::cuda::load_dist;
 namespace cg = cooperative_groups;
 
-constexpr unsigned kPage = 4096;   // slots per page
-constexpr unsigned kSegment = 32;  // slots per write-completed counter
-constexpr unsigned kSegmentsPerPage = kPage / kSegment;
 constexpr unsigned kBlock = 256;         // a worker block: one item per thread at a time
 constexpr unsigned kMaxWorkers = 1024;   // the manager's idle bitmap: 32 lanes x 32 bits
 constexpr unsigned kTrace = 4096;        // delta decisions kept
@@ -115,41 +109,10 @@ __host__ __device__ constexpr Assignment decode_assignment(unsigned long long wo
                     static_cast<unsigned>(word >> 8) & 0xFFFFFF};
 }
 
-// Why the manager stopped early (Control::error).
-enum RunError : unsigned { kNoError = 0, kPoolExhausted = 1, kStalled = 2, kUnfinishedTask = 3, kCounterLimit = 4 };
-
 // A bucket's counters are 32 bits for the whole run (buckets are reused as
 // the head rotates): past this many reservations in one bucket the run stops
 // with an error instead of wrapping around.
 constexpr unsigned kMaxReservations = 0xFFFFFFFFu - (1u << 20);
-
-struct Bucket {
-  unsigned resv;  // slots reserved by writers (atomicAdd)
-  unsigned read;  // slots handed out; the manager keeps it in a register and writes it here at the end
-  unsigned cwc;   // slots whose expansion is complete
-};
-
-// The manager's state the workers read (head, head_lo, delta) and what the
-// host reads after the run.
-struct Control {
-  dist_t head_lo;
-  dist_t delta;
-  unsigned head;
-  unsigned error;  // RunError
-  unsigned long long passes;
-  unsigned long long switches;
-  unsigned long long stalled_ms;  // with kStalled: how long nothing moved
-  unsigned idle_workers;          // at the end
-};
-
-// Work counters, summed by the workers as chunks complete (the manager reads
-// expansions and repeats live, for the controller).
-struct Work {
-  unsigned long long expansions;
-  unsigned long long repeats;
-  unsigned long long local;
-  unsigned long long arcs;
-};
 
 // A thread's share of Work within one chunk: 32 bits are plenty there, and
 // registers are what decide how many worker blocks fit on an SM.
@@ -159,156 +122,6 @@ struct ChunkWork {
   unsigned local;
   unsigned arcs;
 };
-
-// Everything the kernel needs, passed by value.
-struct Run {
-  // graph
-  const edge_t* offsets;
-  const vertex_t* targets;
-  const weight_t* weights;
-  dist_t* dist;
-  dist_t* expanded_at;  // per vertex: the distance of its last claim (kInfinity: never claimed)
-  // queue
-  Bucket* buckets;       // kBuckets
-  unsigned* mapped;      // kBuckets: slots below it have a page (manager writes, release)
-  unsigned* ring;        // kBuckets x pages: page of each bucket's slot range, by (slot / kPage) % pages
-  vertex_t* pool;        // pages x kPage slots
-  unsigned* wcc;         // pages x kSegmentsPerPage write-completed counters
-  unsigned* page_done;   // per page: slots of it expanded
-  unsigned* free_pages;  // stack of free page numbers (the manager's only)
-  unsigned pages;
-  unsigned free_top;  // free pages at the start
-  // manager and workers
-  unsigned long long* assignment;  // per worker: kIdle, kExit, or encode_assignment(a chunk)
-  unsigned* idle_map;              // bit w: worker w is idle and its word is kIdle
-  unsigned workers;
-  Control* control;
-  Work* work;
-  TraceEntry* trace;
-  unsigned* trace_count;
-  // options
-  unsigned buckets_used;
-  unsigned max_open;
-  unsigned local_items;
-  bool dynamic_delta;
-  DeltaBounds bounds;
-  double average_degree;
-  unsigned long long watchdog_ns;  // 0: no watchdog
-};
-
-using sssp::cuda::load_acquire;
-using sssp::cuda::load_relaxed;
-using sssp::cuda::store_relaxed;
-using sssp::cuda::store_release;
-
-__device__ bool stopped(const Run& r) { return load_relaxed(&r.control->error) != kNoError; }
-
-// The page that holds slot i of bucket b. __ldcg: the manager rewrites ring
-// entries as pages come and go, so never from a stale L1 line.
-__device__ unsigned page_of(const Run& r, unsigned b, unsigned i) {
-  return __ldcg(&r.ring[std::uint64_t{b} * r.pages + (i / kPage) % r.pages]);
-}
-
-__device__ unsigned* wcc_of(const Run& r, unsigned page, unsigned slot) {
-  return &r.wcc[std::uint64_t{page} * kSegmentsPerPage + (slot % kPage) / kSegment];
-}
-
-// Task 2: publishes vertex w into bucket b, so that the manager will hand it
-// to a worker. Called by any subset of a warp's threads, for any buckets.
-//
-// The contract. On return, unless the run has stopped (stopped(r)), w is in
-// a slot of bucket b that no other publisher got, and that slot is counted
-// once in its segment's wcc, after the store of w is visible to every SM.
-// Never two items in one slot; never a slot reserved and not counted (the
-// scan stops before it for good: the watchdog fires); never a count that
-// another SM can see before the item (a worker would read an old id, and w
-// would never be expanded); never a store into a page before the manager's
-// mapping of it is visible (it writes the ring entries, fences, then releases
-// mapped[b]). Wait for nothing but mapped[b]: publishers never wait for each
-// other, and the manager maps pages every pass or stops the run.
-__device__ void publish(const Run& r, vertex_t w, unsigned b) {
-  // BEGIN SOLUTION task 2: publish an item: a slot of its own, counted only once written
-  // The threads of the warp publishing to the same bucket reserve together:
-  // one atomic per bucket per warp instead of one per item.
-  const cg::coalesced_group active = cg::coalesced_threads();
-  const cg::coalesced_group same = cg::labeled_partition(active, b);
-  unsigned base = 0;
-  if (same.thread_rank() == 0) base = atomicAdd(&r.buckets[b].resv, same.size());
-  const unsigned slot = same.shfl(base, 0) + same.thread_rank();
-  // The manager maps pages ahead of the reservations; wait if it is behind
-  // (it maps every pass, or stops the run with an error).
-  while (slot >= load_acquire(&r.mapped[b])) {
-    if (stopped(r)) return;
-    __nanosleep(100);
-  }
-  const unsigned page = page_of(r, b, slot);
-  __stcg(&r.pool[std::uint64_t{page} * kPage + slot % kPage], w);
-  __threadfence();  // the item before its count: whoever sees the count sees the item
-  atomicAdd(wcc_of(r, page, slot), 1u);
-  // SKELETON
-  // // TODO(task 2): meet the contract above, and be ready to argue it: what
-  // // makes a slot yours alone; which load of mapped[b] pairs with the
-  // // manager's release, so that page_of(r, b, slot) reads the slot's page;
-  // // what orders w before its count for the scan (task 3) and, through the
-  // // manager, for the worker (the handout's "Why the fences are where they
-  // // are"). Given: page_of, wcc_of, stopped, and sssp/cuda/atomics.cuh's
-  // // loads and stores by memory order; a page moves between SMs, so write
-  // // past L1 (__stcg, as page_of reads).
-  // SSSP_DEVICE_TODO(9, 2, "publish an item: a slot of its own, counted only once written");
-  // END SOLUTION
-}
-
-// Task 3: how far bucket b can be handed out, from slot `read`: the end of
-// the slots known to be written. Called by the manager's whole warp (every
-// lane gets the same answer). `mapped_end` and `resv` are the bucket's mapped
-// end and reservations, loaded before the call. Looks at most 32 segments ahead.
-//
-// The contract. Returns end, the same in every lane, read <= end <= mapped_end,
-// such that every slot of [read, end) is reserved and its item written, and
-// the counts that told so are ordered before the manager's next writes (the
-// assignment words): a worker that acquires its word reads the items, never an
-// old id. A wcc says how many of its segment's slots are written, not which:
-// a partial segment may be handed out only if no slot reserved in it can be
-// missing from its count. Never read a wcc at or past mapped_end (its ring
-// entry is not yet this bucket's page), and never wait: a slot not yet
-// written waits for a later pass, since the manager must never block.
-__device__ unsigned readable_end(const Run& r, unsigned b, unsigned read, unsigned mapped_end, unsigned resv) {
-  // BEGIN SOLUTION task 3: the manager's scan of completed segments
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned first = read / kSegment;
-  const unsigned seg_start = (first + lane) * kSegment;
-  unsigned wcc = 0;
-  const bool present = seg_start < mapped_end && seg_start < resv;
-  if (present) wcc = load_relaxed(wcc_of(r, page_of(r, b, seg_start), seg_start));
-  // Lane l looks at segment first + l: the readable run is the full segments before the first that is not.
-  const unsigned full = __ballot_sync(0xFFFFFFFF, present && wcc == kSegment);
-  const unsigned full_segments = full == 0xFFFFFFFF ? 32 : __ffs(~full) - 1;
-  unsigned end = max(read, (first + full_segments) * kSegment);
-  if (full_segments < 32) {
-    // The partial segment: its wcc was read first, so if the reservations,
-    // read after it, end exactly where the written slots end, every slot
-    // reserved in it is written. (Read the other way round, a writer could
-    // reserve between the two loads.)
-    const unsigned partial_wcc = __shfl_sync(0xFFFFFFFF, wcc, full_segments);
-    const unsigned partial_start = (first + full_segments) * kSegment;
-    if (partial_wcc != 0 && partial_start < mapped_end) {
-      __threadfence();
-      const unsigned fresh = load_relaxed(&r.buckets[b].resv);
-      if (partial_start + partial_wcc == fresh) end = max(end, fresh);
-    }
-  }
-  __threadfence();  // the counts before the items: a worker given [read, end) sees them written
-  return end;
-  // SKELETON
-  // // TODO(task 3): meet the contract above with one wcc load per lane and
-  // // warp votes (__ballot_sync, __shfl_sync, __ffs). Be ready to argue the
-  // // partial segment: which two counters you compare, why the order of their
-  // // loads, and the fence between them, rule out a slot reserved but not yet
-  // // written (the paper's section 5.2); and which fence orders your loads
-  // // before the words that hand the slots out.
-  // SSSP_DEVICE_TODO_RETURN(9, 3, "the manager's scan of completed segments", read);
-  // END SOLUTION
-}
 
 // A worker block's list of same-bucket improvements, in shared memory: its
 // warps push and pop at the same time. The chunk's bucket is cut into

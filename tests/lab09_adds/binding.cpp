@@ -1,6 +1,6 @@
 // Lab 09's API across the worker boundary (tests/support/rpc/api.hpp): the
 // worker serves the student's policy (bucket_of and next_delta, the host
-// versions of policy.cuh) and solver; the graded tests call them here.
+// versions of policy.cuh), the queue harness (tasks 2 and 3 alone) and solver; the graded tests call them here.
 #include <vector>
 
 #include "lab09.hpp"
@@ -17,6 +17,14 @@ inline auto rpc_fields(AddsOptions& o) {
                   o.watchdog_ms);
 }
 inline auto rpc_fields(TraceEntry& e) { return std::tie(e.pass, e.signal, e.delta, e.items_held, e.buckets_open); }
+inline auto rpc_fields(QueueHarnessOptions& o) {
+  return std::tie(o.scenario, o.writer_blocks, o.rounds, o.buckets, o.seed, o.jitter_ns, o.read, o.resv, o.mapped_end,
+                  o.segment_counts, o.timeout_ms);
+}
+inline auto rpc_fields(QueueTrace& t) {
+  return std::tie(t.capacity, t.resv, t.read_end, t.slots, t.read_items, t.counts, t.scan_bucket, t.scan_from,
+                  t.scan_end, t.scan_resv, t.scans, t.timed_out);
+}
 inline auto rpc_fields(AddsStats& s) {
   return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published, s.final_delta);
 }
@@ -29,6 +37,7 @@ void sssp::rpc::register_lab(Registry& registry) {
   using lab09::AddsSssp;
   registry.function("lab09::bucket_of", &lab09::bucket_of);
   registry.function("lab09::next_delta", &lab09::next_delta);
+  registry.function("lab09::run_queue_harness", &lab09::run_queue_harness);
   registry.constructor<AddsSssp, const lab09::CsrGraph&, lab09::AddsOptions>("lab09::AddsSssp");
   registry.method("lab09::AddsSssp::run", &AddsSssp::run);
   registry.method("lab09::AddsSssp::delta", &AddsSssp::delta);
@@ -48,6 +57,10 @@ unsigned bucket_of(dist_t offer, dist_t head_lo, dist_t delta, unsigned head, un
 
 dist_t next_delta(const DeltaSignal& signal, const DeltaBounds& bounds) {
   return sssp::rpc::call(&next_delta, "lab09::next_delta", signal, bounds);
+}
+
+QueueTrace run_queue_harness(const QueueHarnessOptions& options) {
+  return sssp::rpc::call(&run_queue_harness, "lab09::run_queue_harness", options);
 }
 
 struct AddsSssp::Impl {

@@ -1,6 +1,7 @@
-// Lab 09's given code (not student tasks): the solver's option checks. Bad
-// options are refused before any GPU work, so these tests need no GPU, but
-// the last: how many worker blocks fit is a question for the GPU.
+// Lab 09's given code (not student tasks): the option checks of the solver
+// and of the queue harness. Bad options are refused before any GPU work, so
+// these tests need no GPU, but one: how many worker blocks fit is a question
+// for the GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -99,6 +100,43 @@ TEST(Lab09Options, RefusesMoreWorkerBlocksThanFitOnTheGpu) {
     EXPECT_NE(std::string(e.what()).find("1024 worker blocks asked for, but only"), std::string::npos)
         << "the message must say how many worker blocks were asked for and how many fit, it was: " << e.what();
   }
+}
+
+// The queue harness (given code) refuses options out of range before any GPU
+// work, naming the option: a grader's typo never reaches the student's code.
+TEST(Lab09Options, QueueHarnessRefusesBadOptions) {
+  const auto expect_harness_refused = [](const lab09::QueueHarnessOptions& o, const std::string& names) {
+    try {
+      (void)lab09::run_queue_harness(o);
+      FAIL() << "the queue harness accepted options with a bad " << names;
+    } catch (const sssp::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
+          << "the message must name " << names << ", it was: " << e.what();
+    }
+  };
+  lab09::QueueHarnessOptions o;
+  o.writer_blocks = 0;
+  expect_harness_refused(o, "writer blocks");
+  o = {};
+  o.rounds = 65;
+  expect_harness_refused(o, "rounds");
+  o = {};
+  o.buckets = 33;
+  expect_harness_refused(o, "buckets");
+  o = {};
+  o.timeout_ms = 0;
+  expect_harness_refused(o, "time limit");
+  o = {};
+  o.scenario = lab09::QueueScenario::kScanStates;
+  o.mapped_end = 100;
+  expect_harness_refused(o, "mapped end");
+  o.mapped_end = 4096;
+  o.resv = 10;
+  o.read = 11;
+  expect_harness_refused(o, "read");
+  o.read = 0;
+  o.segment_counts.assign(129, 32);
+  expect_harness_refused(o, "segment counts");
 }
 
 }  // namespace

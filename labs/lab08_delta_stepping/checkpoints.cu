@@ -234,7 +234,12 @@ OfferCheckpoint checkpoint_offer(const CsrGraph& graph, const std::vector<dist_t
   require_vertices(near, n, true, "near");
   require_vertices(already_far, n, true, "already_far");
   std::vector<dist_t> near_dist;  // each item's distance before the round: its dv
-  for (const vertex_t v : near) near_dist.push_back(dist[v]);
+  for (const vertex_t v : near) {
+    if (dist[v] == sssp::kInfinity) {
+      throw sssp::InputError("checkpoint: near item " + std::to_string(v) + " has no distance (infinity)");
+    }
+    near_dist.push_back(dist[v]);
+  }
   std::vector<unsigned> far_marks(std::max<vertex_t>(n, 1), 0);
   for (const vertex_t v : already_far) far_marks[v] = 1;
   // Room for every offer of the round and then some: a vertex queued twice shows as twice, not as an overflow.

@@ -1,5 +1,3 @@
-// Lab 08 skeleton, generated from solutions/lab08_delta_stepping/delta_stepping.cu by common/tools/make_skeleton.py.
-// This file is yours: replace each SSSP_TODO with your code.
 // Lab 08 (a): Chen's CUDA delta-stepping (Chen, section 5; Meyer and
 // Sanders' delta-stepping).
 //
@@ -47,6 +45,16 @@
 #include "sssp/errors.hpp"
 
 namespace lab08 {
+namespace {
+SSSP_DEVICE_TODO_STATE(8);  // before chen_tasks.cuh: its stubs record an unfinished task here
+}  // namespace
+}  // namespace lab08
+
+// Tasks 2 and 3, the device functions the kernels below call per vertex: in
+// their own file, so that the checkpoints (checkpoints.cu) run them too.
+#include "chen_tasks.cuh"
+
+namespace lab08 {
 
 using sssp::Counters;
 using sssp::edge_t;
@@ -54,11 +62,6 @@ using sssp::weight_t;
 using sssp::cuda::DeviceBuffer;
 
 namespace {
-
-SSSP_DEVICE_TODO_STATE(8);
-
-using bucket_t = unsigned long long;  // dist / delta can pass 2^32 for a small delta
-constexpr bucket_t kNoBucket = ~bucket_t{0};
 
 // 1 if vertex v (given by its bucket index) is in bucket `current`: the
 // scan's input, so ReqIndex(v) = how many vertices before v are.
@@ -73,33 +76,6 @@ struct TakenFrom {
   bucket_t current;
   __device__ bool operator()(vertex_t v) const { return taken_stamp[v] == current + 1; }
 };
-
-using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comment
-
-// Task 2: if v is in bucket `current`, takes it out into the request list at
-// slot req_index[v] and records that it joined S. Returns whether it was in.
-__device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index, vertex_t* requests,
-                                 bucket_t current, vertex_t v) {
-  // TODO(task 2): if bindex[v] is `current`, write v to requests[req_index[v]],
-  // take v out of its bucket (kNoBucket), mark it as a member of S
-  // (taken_stamp[v] = current + 1) and return true; else return false.
-  SSSP_DEVICE_TODO_RETURN(8, 2, "take the current bucket's vertices out by their prefix-sum slots", false);
-}
-
-// Task 3: relaxes v's light arcs (weight <= delta) or its heavy ones; an
-// improved head moves to the bucket of its new distance. Returns the arcs offered.
-__device__ unsigned long long relax_request(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                                            const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex,
-                                            dist_t delta, bool light, vertex_t v) {
-  unsigned long long offered = 0;
-  // TODO(task 3): offer dist[v] + weight along each of v's light arcs
-  // (weight <= delta) when `light`, else along its heavy arcs, counting
-  // them in `offered`; an offer that lowers dist[w]
-  // (sssp::cuda::atomic_min_dist) moves w to bucket offer / delta with
-  // atomicMin on bindex[w].
-  SSSP_DEVICE_TODO_RETURN(8, 3, "relax the light or the heavy arcs of a request", offered);
-  return offered;
-}
 
 // Takes bucket `current` out: requests[req_index[v]] = v for each of its
 // vertices, and the number taken in *taken.

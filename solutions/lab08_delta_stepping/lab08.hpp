@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sssp/graph.hpp"
 #include "sssp/result.hpp"
@@ -22,6 +23,11 @@ using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::SsspResult;
 using sssp::vertex_t;
+
+/// Chen's bucket index BIndex(v): dist / delta, which can pass 2^32 for a small delta.
+using bucket_t = unsigned long long;
+/// The bucket index of a vertex in no bucket.
+inline constexpr bucket_t kNoBucket = ~bucket_t{0};
 
 /// How a solver picks delta, the width of a bucket, from the graph.
 enum class DeltaRule {
@@ -141,5 +147,76 @@ class NearFarSssp {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Checkpoints: given harness kernels (checkpoints.cu) that run one task's
+// device function, the very one the solver calls, on hand-made inputs, with
+// the rest of the solver's work done by given code, and return what it wrote.
+// The graded Checkpoint tests check each task alone with them. Each throws
+// sssp::InputError for inputs of the wrong size or naming a vertex out of
+// range, and sssp::NotImplemented while its task is the skeleton's stub.
+
+/// A request-list slot nothing was written to, in the checkpoints.
+inline constexpr vertex_t kNoRequest = ~vertex_t{0};
+
+/// What one launch of task 2 (take_from_bucket, in chen_tasks.cuh) did.
+struct TakeBucketCheckpoint {
+  std::vector<vertex_t> requests;     ///< The request list, all n slots; kNoRequest where nothing was written.
+  unsigned taken = 0;                 ///< How many calls returned true.
+  std::vector<bucket_t> bindex;       ///< BIndex after the launch.
+  std::vector<bucket_t> taken_stamp;  ///< The S stamps after the launch (all 0 before it).
+};
+
+/// Task 2 alone: one thread per vertex v of `bindex` (its size is n) calls
+/// take_from_bucket for bucket `current`, with ReqIndex the exclusive prefix
+/// sum of "bindex[v] == current", computed here as the solver's CUB scan does.
+[[nodiscard]] TakeBucketCheckpoint checkpoint_take_bucket(const std::vector<bucket_t>& bindex, bucket_t current);
+
+/// What one launch of task 3 (relax_request, in chen_tasks.cuh) did.
+struct RelaxCheckpoint {
+  std::vector<dist_t> dist;        ///< Distances after the launch.
+  std::vector<bucket_t> bindex;    ///< BIndex after the launch.
+  unsigned long long offered = 0;  ///< The sum of what the calls returned: the arcs offered.
+};
+
+/// Task 3 alone: one thread per entry of `requests` calls relax_request on
+/// `graph` with `delta` and `light`, starting from `dist` and `bindex` (both
+/// of size n).
+[[nodiscard]] RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vector<dist_t>& dist,
+                                                        const std::vector<bucket_t>& bindex,
+                                                        const std::vector<vertex_t>& requests, dist_t delta,
+                                                        bool light);
+
+/// What one near round of task 4 (relax_and_route, in near_far_tasks.cuh) did.
+struct OfferCheckpoint {
+  std::vector<dist_t> dist;    ///< Distances after the round.
+  std::vector<vertex_t> near;  ///< The next near list, in the order written.
+  std::vector<vertex_t> far;   ///< What the round appended to the far pile, in the order written.
+  bool overflow = false;       ///< Whether a list ran out of its slots (one per arc plus n).
+};
+
+/// Task 4 alone: one near round under `threshold`. One thread per item v of
+/// `near` (distinct vertices) calls relax_and_route on each of v's arcs in
+/// order, at dv = dist[v]; every near stamp is clear and the vertices of
+/// `already_far` are marked as in the far pile (they are not in the returned
+/// far list unless the round appends them again).
+[[nodiscard]] OfferCheckpoint checkpoint_offer(const CsrGraph& graph, const std::vector<dist_t>& dist,
+                                               const std::vector<vertex_t>& near, dist_t threshold,
+                                               const std::vector<vertex_t>& already_far);
+
+/// What one split of task 5 (split_far_item, in near_far_tasks.cuh) did.
+struct SplitCheckpoint {
+  std::vector<vertex_t> near;    ///< The near list the split wrote, in the order written.
+  std::vector<vertex_t> far;     ///< The far pile the split kept, in the order written.
+  std::vector<unsigned> in_far;  ///< The far marks after the split (1 for the items of `far` before it, else 0).
+  /// The smallest distance a call returned other than sssp::kInfinity (what
+  /// stays far), or sssp::kInfinity: the solver's next threshold jump.
+  dist_t far_min = sssp::kInfinity;
+};
+
+/// Task 5 alone: the threshold moves from `old_threshold` to `threshold`; one
+/// thread per item w of `far` (distinct vertices, distances in `dist`, of
+/// size n) calls split_far_item.
+[[nodiscard]] SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vector<vertex_t>& far,
+                                               dist_t old_threshold, dist_t threshold);
 
 }  // namespace lab08

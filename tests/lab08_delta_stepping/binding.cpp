@@ -1,7 +1,10 @@
 // Lab 08's API across the worker boundary (tests/support/rpc/api.hpp): the
 // worker serves the student's delta rules and solvers; the graded tests call
 // them here. delta.cpp holds task 1, so its given to_string is served too.
+// The checkpoints (checkpoints.cu) return what one task's device function
+// wrote; the tests judge it.
 #include <string>
+#include <vector>
 
 #include "lab08.hpp"
 #include "rpc/api.hpp"
@@ -12,6 +15,10 @@ inline auto rpc_fields(DeltaSteppingOptions& o) { return std::tie(o.block_size, 
 inline auto rpc_fields(NearFarOptions& o) {
   return std::tie(o.block_size, o.delta, o.c, o.lanes_per_item, o.rounds_per_check);
 }
+inline auto rpc_fields(TakeBucketCheckpoint& c) { return std::tie(c.requests, c.taken, c.bindex, c.taken_stamp); }
+inline auto rpc_fields(RelaxCheckpoint& c) { return std::tie(c.dist, c.bindex, c.offered); }
+inline auto rpc_fields(OfferCheckpoint& c) { return std::tie(c.dist, c.near, c.far, c.overflow); }
+inline auto rpc_fields(SplitCheckpoint& c) { return std::tie(c.near, c.far, c.in_far, c.far_min); }
 
 }  // namespace lab08
 
@@ -30,6 +37,10 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.method("lab08::NearFarSssp::run", &NearFarSssp::run);
   registry.method("lab08::NearFarSssp::delta", &NearFarSssp::delta);
   registry.method("lab08::NearFarSssp::last_splits", &NearFarSssp::last_splits);
+  registry.function("lab08::checkpoint_take_bucket", &lab08::checkpoint_take_bucket);
+  registry.function("lab08::checkpoint_relax_requests", &lab08::checkpoint_relax_requests);
+  registry.function("lab08::checkpoint_offer", &lab08::checkpoint_offer);
+  registry.function("lab08::checkpoint_split", &lab08::checkpoint_split);
 }
 
 #else
@@ -78,6 +89,28 @@ dist_t NearFarSssp::delta() const { return impl_->remote.call(&NearFarSssp::delt
 
 unsigned long long NearFarSssp::last_splits() const {
   return impl_->remote.call(&NearFarSssp::last_splits, "lab08::NearFarSssp::last_splits");
+}
+
+TakeBucketCheckpoint checkpoint_take_bucket(const std::vector<bucket_t>& bindex, bucket_t current) {
+  return sssp::rpc::call(&checkpoint_take_bucket, "lab08::checkpoint_take_bucket", bindex, current);
+}
+
+RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vector<dist_t>& dist,
+                                          const std::vector<bucket_t>& bindex, const std::vector<vertex_t>& requests,
+                                          dist_t delta, bool light) {
+  return sssp::rpc::call(&checkpoint_relax_requests, "lab08::checkpoint_relax_requests", graph, dist, bindex, requests,
+                         delta, light);
+}
+
+OfferCheckpoint checkpoint_offer(const CsrGraph& graph, const std::vector<dist_t>& dist,
+                                 const std::vector<vertex_t>& near, dist_t threshold,
+                                 const std::vector<vertex_t>& already_far) {
+  return sssp::rpc::call(&checkpoint_offer, "lab08::checkpoint_offer", graph, dist, near, threshold, already_far);
+}
+
+SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vector<vertex_t>& far,
+                                 dist_t old_threshold, dist_t threshold) {
+  return sssp::rpc::call(&checkpoint_split, "lab08::checkpoint_split", dist, far, old_threshold, threshold);
 }
 
 }  // namespace lab08

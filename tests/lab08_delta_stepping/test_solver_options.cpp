@@ -1,11 +1,13 @@
-// Lab 08's given code (not student tasks): the solvers' option checks and the
-// rules' names. Bad options are refused before any GPU work, so the option
-// tests need no GPU.
+// Lab 08's given code (not student tasks): the solvers' option checks, the
+// rules' names and the checkpoints' input checks. Bad options and bad
+// checkpoint inputs are refused before any GPU work, so these tests need no GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "lab08.hpp"
 #include "sssp/errors.hpp"
@@ -78,6 +80,47 @@ TEST(Lab08Options, ChooseDeltaRefusesABadCForEveryRule) {
           << lab08::to_string(rule) << ", C = " << c;
     }
   }
+}
+
+// `call` throws sssp::InputError whose message contains `names`.
+void expect_input_error(const std::string& what, const std::string& names, const std::function<void()>& call) {
+  try {
+    call();
+    FAIL() << what << " was accepted";
+  } catch (const sssp::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
+        << what << ": the message must name " << names << ", it was: " << e.what();
+  }
+}
+
+// The checkpoints (checkpoints.cu) check their hand-made inputs before they
+// touch the GPU: a wrong size or a vertex out of range is an InputError, never
+// a kernel reading past an array.
+TEST(Lab08Checkpoints, RefuseBadInputsBeforeAnyGpuWork) {
+  using lab08::checkpoint_offer;
+  using lab08::checkpoint_relax_requests;
+  using lab08::checkpoint_split;
+  const sssp::CsrGraph g = sssp::test::hand_graph(3, {{0, 1, 1}, {1, 2, 1}});
+  const std::vector<sssp::dist_t> dist = {0, 5, sssp::kInfinity};
+  const std::vector<lab08::bucket_t> bindex = {0, 1, lab08::kNoBucket};
+  expect_input_error("relax: 2 distances for 3 vertices", "dist", [&] {
+    (void)checkpoint_relax_requests(g, {0, 1}, bindex, {0}, 1, true);
+  });
+  expect_input_error("relax: 1 bucket index for 3 vertices", "bindex",
+                     [&] { (void)checkpoint_relax_requests(g, dist, {0}, {0}, 1, true); });
+  expect_input_error("relax: request 3 on 3 vertices", "not a vertex",
+                     [&] { (void)checkpoint_relax_requests(g, dist, bindex, {3}, 1, true); });
+  expect_input_error("relax: delta 0", "delta",
+                     [&] { (void)checkpoint_relax_requests(g, dist, bindex, {0}, 0, true); });
+  expect_input_error("offer: near item 0 twice", "twice", [&] { (void)checkpoint_offer(g, dist, {0, 0}, 10, {}); });
+  expect_input_error("offer: near item 2 at infinity", "no distance",
+                     [&] { (void)checkpoint_offer(g, dist, {2}, 10, {}); });
+  expect_input_error("offer: vertex 5 already far on 3 vertices", "not a vertex",
+                     [&] { (void)checkpoint_offer(g, dist, {0}, 10, {5}); });
+  expect_input_error("split: far item 4 on 3 vertices", "not a vertex", [&] {
+    (void)checkpoint_split(dist, {1, 4}, 0, 10);
+  });
+  expect_input_error("split: far item 1 twice", "twice", [&] { (void)checkpoint_split(dist, {1, 1}, 0, 10); });
 }
 
 }  // namespace

@@ -1,0 +1,290 @@
+// Lab 08's checkpoints (given code): harness kernels that run one task's
+// device function, the one the solver calls (chen_tasks.cuh,
+// near_far_tasks.cuh), on a hand-made input and hand back what it wrote. The
+// rest of the solver's work around the task is done here by given code: the
+// prefix sum of task 2 on the host, the expansion order of task 4 (one
+// thread per near item, its arcs in order, like lanes_per_item = 1), the far
+// minimum of task 5. So a task earns its Checkpoint tests even while the
+// other task of its solver is unfinished. Contracts: lab08.hpp.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lab08.hpp"
+#include "sssp/cuda/device_buffer.cuh"
+#include "sssp/cuda/device_graph.cuh"
+#include "sssp/cuda/launch.cuh"
+#include "sssp/cuda/todo.cuh"
+#include "sssp/errors.hpp"
+
+namespace lab08 {
+namespace {
+SSSP_DEVICE_TODO_STATE(8);  // before the task files: their stubs record an unfinished task here
+}  // namespace
+}  // namespace lab08
+
+#include "chen_tasks.cuh"
+#include "near_far_tasks.cuh"
+
+namespace lab08 {
+
+using sssp::cuda::DeviceBuffer;
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+// Task 2 for every vertex; counts the calls that took their vertex.
+__global__ void take_every_vertex(vertex_t n, bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index,
+                                  vertex_t* requests, bucket_t current, unsigned* taken) {
+  for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
+    if (take_from_bucket(bindex, taken_stamp, req_index, requests, current, static_cast<vertex_t>(v))) {
+      atomicAdd(taken, 1u);
+    }
+  }
+}
+
+// Task 3 for every request; sums what the calls offered.
+__global__ void relax_every_request(const edge_t* offsets, const vertex_t* targets, const weight_t* weights,
+                                    dist_t* dist, bucket_t* bindex, dist_t delta, bool light, const vertex_t* requests,
+                                    vertex_t count, unsigned long long* offered) {
+  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < count; i += sssp::cuda::grid_stride()) {
+    const unsigned long long mine = relax_request(offsets, targets, weights, dist, bindex, delta, light, requests[i]);
+    if (mine != 0) atomicAdd(offered, mine);
+  }
+}
+
+// Task 4 along every arc of every near item, one thread per item, at the
+// distance the item had before the round.
+__global__ void offer_along_every_arc(const edge_t* offsets, const vertex_t* targets, const weight_t* weights,
+                                      dist_t* dist, Lists lists, Launch launch, const vertex_t* near,
+                                      const dist_t* near_dist, vertex_t count) {
+  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < count; i += sssp::cuda::grid_stride()) {
+    const vertex_t v = near[i];
+    for (std::uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+      relax_and_route(targets, weights, dist, lists, launch, near_dist[i], e);
+    }
+  }
+}
+
+// Task 5 for every far item; the smallest distance that stays far.
+__global__ void split_every_item(const dist_t* dist, Lists lists, Launch launch, dist_t old_threshold,
+                                 const vertex_t* far, vertex_t count, unsigned long long* far_min) {
+  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < count; i += sssp::cuda::grid_stride()) {
+    const dist_t stays = split_far_item(dist, lists, launch, old_threshold, far[i]);
+    if (stays != sssp::kInfinity) atomicMin(far_min, static_cast<unsigned long long>(stays));
+  }
+}
+
+template <typename T>
+DeviceBuffer<T> upload(const std::vector<T>& host, const char* what) {
+  if (host.empty()) return DeviceBuffer<T>(1, what);  // a valid pointer the kernel never reads
+  return DeviceBuffer<T>(std::span<const T>(host), what);
+}
+
+void require_size(std::size_t size, std::size_t n, const std::string& what) {
+  if (size != n) {
+    throw sssp::InputError("checkpoint: " + what + " has " + std::to_string(size) + " entries, the graph " +
+                           std::to_string(n) + " vertices");
+  }
+}
+
+// Every vertex below n and, when `distinct`, none twice.
+void require_vertices(const std::vector<vertex_t>& items, vertex_t n, bool distinct, const std::string& what) {
+  std::vector<bool> seen(n, false);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i] >= n) {
+      throw sssp::InputError("checkpoint: " + what + "[" + std::to_string(i) + "] = " + std::to_string(items[i]) +
+                             " is not a vertex of a graph of " + std::to_string(n));
+    }
+    if (distinct && seen[items[i]]) {
+      throw sssp::InputError("checkpoint: " + what + " holds vertex " + std::to_string(items[i]) + " twice");
+    }
+    seen[items[i]] = true;
+  }
+}
+
+// Launches `kernel` over `items` threads after clearing the task word, then
+// throws sssp::NotImplemented if a stub ran.
+template <typename Kernel, typename... Args>
+void run_harness(std::uint64_t items, Kernel kernel, Args... args) {
+  device_todo().reset();
+  kernel<<<sssp::cuda::grid_for(items, kBlock), kBlock>>>(args...);
+  SSSP_CUDA_CHECK_LAUNCH();
+  SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+  device_todo().check();
+}
+
+// The lists of a checkpoint: `slots` per list, the stats' overflow word,
+// clear near stamps and the far marks given.
+struct HarnessLists {
+  DeviceBuffer<vertex_t> near_out;
+  DeviceBuffer<vertex_t> far_out;
+  DeviceBuffer<unsigned> counts;  // near_out's, far_out's
+  DeviceBuffer<RunStats> stats;
+  DeviceBuffer<unsigned> queued_by;
+  DeviceBuffer<unsigned> in_far;
+
+  HarnessLists(vertex_t n, vertex_t slots, const std::vector<unsigned>& far_marks)
+      : near_out(slots, "checkpoint near list"),
+        far_out(slots, "checkpoint far pile"),
+        counts(2, "checkpoint counts"),
+        stats(1, "checkpoint stats"),
+        queued_by(std::max<vertex_t>(n, 1), "checkpoint near stamps"),
+        in_far(upload(far_marks, "checkpoint far marks")) {
+    near_out.fill_bytes(0xFF);
+    far_out.fill_bytes(0xFF);
+    counts.fill_bytes(0);
+    stats.fill_bytes(0);
+    queued_by.fill_bytes(0);
+  }
+
+  [[nodiscard]] Lists lists(vertex_t slots) {
+    Lists l{};
+    l.stats = stats.data();
+    l.queued_by = queued_by.data();
+    l.in_far = in_far.data();
+    l.capacity = slots;
+    return l;
+  }
+
+  // Launch 1 under `threshold`: appends to near_out, and to far_out both as
+  // the far pile of a near round and as the pile a split keeps.
+  [[nodiscard]] Launch launch(dist_t threshold) {
+    return Launch{
+        1,        near_out.data(), counts.data(), far_out.data(), counts.data() + 1, far_out.data(), counts.data() + 1,
+        threshold};
+  }
+
+  // A list as written: its first min(count, slots) slots.
+  static std::vector<vertex_t> written(const DeviceBuffer<vertex_t>& list, unsigned count) {
+    std::vector<vertex_t> items = list.to_host();
+    items.resize(std::min<std::size_t>(count, items.size()));
+    return items;
+  }
+};
+
+}  // namespace
+
+TakeBucketCheckpoint checkpoint_take_bucket(const std::vector<bucket_t>& bindex, bucket_t current) {
+  if (bindex.size() > sssp::kMaxVertices)
+    throw sssp::InputError("checkpoint: bindex has more entries than vertices fit");
+  const auto n = static_cast<vertex_t>(bindex.size());
+  // ReqIndex: the exclusive prefix sum of "in the current bucket", as the solver's CUB scan computes it.
+  std::vector<vertex_t> req_index(n);
+  vertex_t in_bucket = 0;
+  for (vertex_t v = 0; v < n; ++v) {
+    req_index[v] = in_bucket;
+    if (bindex[v] == current) ++in_bucket;
+  }
+  DeviceBuffer<bucket_t> d_bindex = upload(bindex, "checkpoint bindex");
+  DeviceBuffer<bucket_t> d_stamp(std::max<vertex_t>(n, 1), "checkpoint S stamps");
+  d_stamp.fill_bytes(0);
+  DeviceBuffer<vertex_t> d_req_index = upload(req_index, "checkpoint request indices");
+  DeviceBuffer<vertex_t> d_requests(std::max<vertex_t>(n, 1), "checkpoint requests");
+  d_requests.fill_bytes(0xFF);  // kNoRequest
+  DeviceBuffer<unsigned> d_taken(1, "checkpoint taken");
+  d_taken.fill_bytes(0);
+  run_harness(n, take_every_vertex, n, d_bindex.data(), d_stamp.data(), d_req_index.data(), d_requests.data(), current,
+              d_taken.data());
+  TakeBucketCheckpoint out;
+  out.requests = d_requests.to_host();
+  out.taken = d_taken.to_host().front();
+  out.bindex = d_bindex.to_host();
+  out.taken_stamp = d_stamp.to_host();
+  out.requests.resize(n);
+  out.bindex.resize(n);
+  out.taken_stamp.resize(n);
+  return out;
+}
+
+RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vector<dist_t>& dist,
+                                          const std::vector<bucket_t>& bindex, const std::vector<vertex_t>& requests,
+                                          dist_t delta, bool light) {
+  const vertex_t n = graph.num_vertices();
+  require_size(dist.size(), n, "dist");
+  require_size(bindex.size(), n, "bindex");
+  require_vertices(requests, n, false, "requests");
+  if (delta == 0) throw sssp::InputError("checkpoint: delta must be at least 1");
+  const sssp::cuda::DeviceCsr d_graph(graph);
+  DeviceBuffer<dist_t> d_dist = upload(dist, "checkpoint distances");
+  DeviceBuffer<bucket_t> d_bindex = upload(bindex, "checkpoint bindex");
+  DeviceBuffer<vertex_t> d_requests = upload(requests, "checkpoint requests");
+  DeviceBuffer<unsigned long long> d_offered(1, "checkpoint arcs offered");
+  d_offered.fill_bytes(0);
+  run_harness(requests.size(), relax_every_request, d_graph.offsets.data(), d_graph.targets.data(),
+              d_graph.weights.data(), d_dist.data(), d_bindex.data(), delta, light, d_requests.data(),
+              static_cast<vertex_t>(requests.size()), d_offered.data());
+  RelaxCheckpoint out;
+  out.dist = d_dist.to_host();
+  out.bindex = d_bindex.to_host();
+  out.offered = d_offered.to_host().front();
+  out.dist.resize(n);
+  out.bindex.resize(n);
+  return out;
+}
+
+OfferCheckpoint checkpoint_offer(const CsrGraph& graph, const std::vector<dist_t>& dist,
+                                 const std::vector<vertex_t>& near, dist_t threshold,
+                                 const std::vector<vertex_t>& already_far) {
+  const vertex_t n = graph.num_vertices();
+  require_size(dist.size(), n, "dist");
+  require_vertices(near, n, true, "near");
+  require_vertices(already_far, n, true, "already_far");
+  std::vector<dist_t> near_dist;  // each item's distance before the round: its dv
+  for (const vertex_t v : near) {
+    if (dist[v] == sssp::kInfinity) {
+      throw sssp::InputError("checkpoint: near item " + std::to_string(v) + " has no distance (infinity)");
+    }
+    near_dist.push_back(dist[v]);
+  }
+  std::vector<unsigned> far_marks(std::max<vertex_t>(n, 1), 0);
+  for (const vertex_t v : already_far) far_marks[v] = 1;
+  // Room for every offer of the round and then some: a vertex queued twice shows as twice, not as an overflow.
+  const auto slots = static_cast<vertex_t>(std::uint64_t{graph.num_edges()} + n + 1);
+  HarnessLists h(n, slots, far_marks);
+  const sssp::cuda::DeviceCsr d_graph(graph);
+  DeviceBuffer<dist_t> d_dist = upload(dist, "checkpoint distances");
+  DeviceBuffer<vertex_t> d_near = upload(near, "checkpoint near items");
+  DeviceBuffer<dist_t> d_near_dist = upload(near_dist, "checkpoint near distances");
+  run_harness(near.size(), offer_along_every_arc, d_graph.offsets.data(), d_graph.targets.data(),
+              d_graph.weights.data(), d_dist.data(), h.lists(slots), h.launch(threshold), d_near.data(),
+              d_near_dist.data(), static_cast<vertex_t>(near.size()));
+  const std::vector<unsigned> counts = h.counts.to_host();
+  OfferCheckpoint out;
+  out.dist = d_dist.to_host();
+  out.dist.resize(n);
+  out.near = HarnessLists::written(h.near_out, counts[0]);
+  out.far = HarnessLists::written(h.far_out, counts[1]);
+  out.overflow = h.stats.to_host().front().overflow != 0;
+  return out;
+}
+
+SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vector<vertex_t>& far,
+                                 dist_t old_threshold, dist_t threshold) {
+  if (dist.size() > sssp::kMaxVertices) throw sssp::InputError("checkpoint: dist has more entries than vertices fit");
+  const auto n = static_cast<vertex_t>(dist.size());
+  require_vertices(far, n, true, "far");
+  std::vector<unsigned> far_marks(std::max<vertex_t>(n, 1), 0);
+  for (const vertex_t v : far) far_marks[v] = 1;
+  const vertex_t slots = std::max<vertex_t>(n, 1);
+  HarnessLists h(n, slots, far_marks);
+  DeviceBuffer<dist_t> d_dist = upload(dist, "checkpoint distances");
+  DeviceBuffer<vertex_t> d_far = upload(far, "checkpoint far items");
+  DeviceBuffer<unsigned long long> d_far_min(1, "checkpoint far minimum");
+  d_far_min.fill_bytes(0xFF);  // kInfinity
+  run_harness(far.size(), split_every_item, d_dist.data(), h.lists(slots), h.launch(threshold), old_threshold,
+              d_far.data(), static_cast<vertex_t>(far.size()), d_far_min.data());
+  const std::vector<unsigned> counts = h.counts.to_host();
+  SplitCheckpoint out;
+  out.near = HarnessLists::written(h.near_out, counts[0]);
+  out.far = HarnessLists::written(h.far_out, counts[1]);
+  out.in_far = h.in_far.to_host();
+  out.in_far.resize(n);
+  out.far_min = d_far_min.to_host().front();
+  return out;
+}
+
+}  // namespace lab08

@@ -32,12 +32,13 @@ MUTANT = ("lab01_serial", "bellman_ford_without_early_exit")
 
 class Repeat(unittest.TestCase):
     def check(self, passes_in_runs: set[int], repeat: int = 3, timeouts_in_runs: frozenset[int] = frozenset(),
-              skips_in_runs: frozenset[int] = frozenset()) -> tuple[int, str, str]:
+              skips_in_runs: frozenset[int] = frozenset(), extra: tuple[str, ...] = ()) -> tuple[int, str, str]:
         """check_mutants on MUTANT with --repeat; in the runs numbered in passes_in_runs
         (1-based) its tests are made to pass, in those of timeouts_in_runs to run
         out of time, in those of skips_in_runs to skip. Returns the status, stdout
         and stderr."""
         calls = [0]
+        surveys = [0]  # runs asked for every graded test (only=None), not just the must_fail ones
         must_fail = next(m for m in check_mutants.lab_data.lab_mutants(MUTANT[0])
                          if m["name"] == MUTANT[1])["must_fail"]
 
@@ -45,6 +46,10 @@ class Repeat(unittest.TestCase):
             # The mutant's must-fail tests, failing as a caught mutant's do, or passing in the chosen runs.
             self.assertEqual(list(programs), [MUTANT])
             calls[0] += 1
+            if only is None:
+                surveys[0] += 1
+            else:
+                self.assertEqual(only, {MUTANT: must_fail})
             status = ("passed" if calls[0] in passes_in_runs
                       else "timeout" if calls[0] in timeouts_in_runs
                       else "skipped" if calls[0] in skips_in_runs else "failed")
@@ -52,13 +57,15 @@ class Repeat(unittest.TestCase):
                              for t in must_fail}}
 
         argv = ["check_mutants.py", "--build-dir", str(BUILD), "--hidden-graphs", str(REPO / "datasets" / "tiny"),
-                "--lab", MUTANT[0], "--mutant", MUTANT[1], "--repeat", str(repeat)]
+                "--lab", MUTANT[0], "--mutant", MUTANT[1], "--repeat", str(repeat), *extra]
         out, err = io.StringIO(), io.StringIO()
         with unittest.mock.patch.object(check_mutants, "run_variants", run_variants), \
                 unittest.mock.patch.object(sys, "argv", argv), \
                 contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = check_mutants.main()
         self.assertEqual(calls[0], repeat, "one set of test runs per --repeat")
+        self.assertEqual(surveys[0], 0 if "--must-fail-only" in extra else 1,
+                         "the first run surveys every graded test, unless --must-fail-only")
         return status, out.getvalue(), err.getvalue()
 
     def test_caught_in_every_run_is_verified(self):
@@ -91,6 +98,15 @@ class Repeat(unittest.TestCase):
         self.assertEqual(status, 0, out + err)
         self.assertIn(f"by the {TEST_TIMEOUT:g} s timeout", out)
         self.assertRegex(out, r"run 3 of 3: 1 of 1 mutants caught, 0 escaped, 0 not judged here .*; \d+ tests caught by the timeout")
+
+    def test_must_fail_only_skips_the_survey_and_keeps_the_verdict(self):
+        status, out, err = self.check(set(), extra=("--must-fail-only",))
+        self.assertEqual(status, 0, out + err)
+        self.assertIn("of its must_fail tests", out)
+        self.assertIn("3 runs in a row: verified 1, not verifiable here 0, 0 problems", out)
+        status, _, err = self.check({3}, extra=("--must-fail-only",))
+        self.assertEqual(status, 1)
+        self.assertIn("in run 3 of 3: the test catches it only sometimes", err)
 
     def test_a_skipped_run_is_not_judged_not_escaped(self):
         # A must_fail test that skipped (no GPU here) neither caught nor freed the mutant.

@@ -47,13 +47,14 @@ __device__ WaveWork relax_wave(const edge_t* __restrict__ offsets, const vertex_
                                const weight_t* __restrict__ weights, dist_t* dist, vertex_t u, unsigned depth,
                                std::uint8_t* __restrict__ next_flags) {
   WaveWork work;
-  // TODO(task 1): depth-first from u with an explicit stack of Frames (no
-  // recursion): offer frame.dist + w along each arc with
-  // sssp::cuda::atomic_min_dist (read dist[v] with load_dist first, to skip
-  // losing offers); at an arc that does not improve, go on with the next arc
-  // (backtrack); an improved vertex at depth `depth` is flagged in
-  // next_flags (set work.flagged), one above it is pushed. Count
-  // work.expanded (u and every pushed vertex) and work.arcs.
+  // TODO(task 1): on return, the wave from u has tried, depth-first in CSR
+  // order and without recursion (a thread's stack is kMaxDepth Frames), the
+  // arcs of u and of every vertex its offers improved at depths 1 .. depth-1;
+  // each improved vertex at exactly `depth` is flagged in next_flags for
+  // the next launch (work.flagged then set); work counts the vertices the
+  // wave went on from (u included) and every arc it tried. Argue: why may
+  // the wave continue from a distance another thread lowers meanwhile, and
+  // what is lost (only time, or answers?) when an offer loses a race?
   SSSP_DEVICE_TODO_RETURN(7, 1, "the k-step wave from one flagged vertex (explicit stack)", work);
   return work;
 }

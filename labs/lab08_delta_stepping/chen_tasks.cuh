@@ -25,9 +25,11 @@ using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comm
 // slot req_index[v] and records that it joined S. Returns whether it was in.
 __device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index, vertex_t* requests,
                                  bucket_t current, vertex_t v) {
-  // TODO(task 2): if bindex[v] is `current`, write v to requests[req_index[v]],
-  // take v out of its bucket (kNoBucket), mark it as a member of S
-  // (taken_stamp[v] = current + 1) and return true; else return false.
+  // TODO(task 2): returns whether v is in bucket `current`; if it is, on
+  // return v sits in its own slot of the request list (the slot the prefix
+  // sum gave it), is in no bucket any more, and is recorded as taken in this
+  // bucket (S, for the heavy phase). Argue: why can no two vertices share a
+  // slot, and why does a vertex lowered back into `current` later come back?
   SSSP_DEVICE_TODO_RETURN(8, 2, "take the current bucket's vertices out by their prefix-sum slots", false);
 }
 
@@ -37,11 +39,12 @@ __device__ unsigned long long relax_request(const edge_t* __restrict__ offsets, 
                                             const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex,
                                             dist_t delta, bool light, vertex_t v) {
   unsigned long long offered = 0;
-  // TODO(task 3): offer dist[v] + weight along each of v's light arcs
-  // (weight <= delta) when `light`, else along its heavy arcs, counting
-  // them in `offered`; an offer that lowers dist[w]
-  // (sssp::cuda::atomic_min_dist) moves w to bucket offer / delta with
-  // atomicMin on bindex[w].
+  // TODO(task 3): returns the number of arcs offered: v's light arcs
+  // (weight <= delta) when `light`, else its heavy ones, each exactly once;
+  // on return every head w that an offer improved has dist[w] at most that
+  // offer and is in the bucket of its new distance or an earlier one, however
+  // many threads offer to w at once. Argue: why do concurrent improvements
+  // of w leave it in the bucket of the smallest of them, in any order?
   SSSP_DEVICE_TODO_RETURN(8, 3, "relax the light or the heavy arcs of a request", offered);
   return offered;
 }

@@ -89,10 +89,12 @@ __device__ WaveWork start_waves(std::uint8_t* flags, std::uint64_t t, const Wave
     total.flagged = total.flagged || work.flagged;
   }
   // SKELETON
-  // // TODO(task 2): read the thread's flags as one Word (owned[t]); if any is
-  // // set, clear the word, then run wave(t * kVerticesPerThread + j) for each
-  // // flagged vertex (byte j of the word) and add its work to total (flagged
-  // // if any of the waves flagged).
+  // // TODO(task 2): on return, every flagged vertex among this thread's
+  // // kVerticesPerThread vertices has had exactly one wave (wave(v)), its flag
+  // // is cleared, total holds the sum of the waves' work and says flagged if
+  // // any of them flagged; one memory access reads the thread's flags. Argue:
+  // // why can clearing them never erase a flag that a wave of this launch
+  // // sets, and what would go wrong with one flag array instead of two?
   // SSSP_DEVICE_TODO_RETURN(7, 2, "each thread clears its vertices' flags and starts their waves", total);
   // END SOLUTION
   return total;
@@ -356,10 +358,11 @@ struct LocalitySssp::Impl {
     work.kernel_launches += count;
     work.iterations += count;
     // SKELETON
-    // // TODO(task 4): capture launch_relax(1..count) on stream with
-    // // cudaStreamBeginCapture / cudaStreamEndCapture, instantiate the graph
-    // // (keep graph_exec and graph_launches: capture again only when count
-    // // changes), then cudaGraphLaunch it on stream. Count the launches.
+    // // TODO(task 4): on return, launches 1 .. count of launch_relax are queued
+    // // on `stream` as one CUDA Graph (graph_exec), built again only when count
+    // // differs from the last build (graph_launches), and `work` counts them as
+    // // if they were launched one by one. Every CUDA call checked; read the
+    // // handout's warnings on what may and may not happen during a capture.
     // SSSP_TODO(7, 4, "the blind launches as one CUDA Graph");
     // END SOLUTION
   }
@@ -402,11 +405,13 @@ SsspResult LocalitySssp::run(vertex_t source) {
           s.launch_relax(++launch, work);
         }
         // SKELETON
-        // // TODO(task 3): launch s.blind_launches() relaxations numbered 1, 2, ...
-        // // (s.launch_relax, or s.launch_blind_graph when s.options.cuda_graph),
-        // // at least one. Then: last_flagging = s.last_flagging_launch.read(stream)
-        // // (count host_syncs); stop when it is below the latest launch's
-        // // number, else launch the next one and look again.
+        // // TODO(task 3): on return, the relaxation has run to a launch that
+        // // flagged nothing: first s.blind_launches() launches (at least one;
+        // // numbered from 1; as one graph when s.options.cuda_graph) with no
+        // // look between them; then a look (s.last_flagging_launch, a host
+        // // sync counted in work) after the latest launch, and one more launch
+        // // each time the latest one flagged something. Argue: why is a launch
+        // // that flags nothing enough to stop, and what does a look cost?
         // SSSP_TODO(7, 3, "N blind launches, then one look per launch until a launch flags nothing");
         // END SOLUTION
         needed = last_flagging + 1;

@@ -30,9 +30,11 @@ __device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const 
   taken_stamp[v] = current + 1;
   return true;
   // SKELETON
-  // // TODO(task 2): if bindex[v] is `current`, write v to requests[req_index[v]],
-  // // take v out of its bucket (kNoBucket), mark it as a member of S
-  // // (taken_stamp[v] = current + 1) and return true; else return false.
+  // // TODO(task 2): returns whether v is in bucket `current`; if it is, on
+  // // return v sits in its own slot of the request list (the slot the prefix
+  // // sum gave it), is in no bucket any more, and is recorded as taken in this
+  // // bucket (S, for the heavy phase). Argue: why can no two vertices share a
+  // // slot, and why does a vertex lowered back into `current` later come back?
   // SSSP_DEVICE_TODO_RETURN(8, 2, "take the current bucket's vertices out by their prefix-sum slots", false);
   // END SOLUTION
 }
@@ -58,11 +60,12 @@ __device__ unsigned long long relax_request(const edge_t* __restrict__ offsets, 
     atomicMin(&bindex[w], static_cast<bucket_t>(offer / delta));
   }
   // SKELETON
-  // // TODO(task 3): offer dist[v] + weight along each of v's light arcs
-  // // (weight <= delta) when `light`, else along its heavy arcs, counting
-  // // them in `offered`; an offer that lowers dist[w]
-  // // (sssp::cuda::atomic_min_dist) moves w to bucket offer / delta with
-  // // atomicMin on bindex[w].
+  // // TODO(task 3): returns the number of arcs offered: v's light arcs
+  // // (weight <= delta) when `light`, else its heavy ones, each exactly once;
+  // // on return every head w that an offer improved has dist[w] at most that
+  // // offer and is in the bucket of its new distance or an earlier one, however
+  // // many threads offer to w at once. Argue: why do concurrent improvements
+  // // of w leave it in the bucket of the smallest of them, in any order?
   // SSSP_DEVICE_TODO_RETURN(8, 3, "relax the light or the heavy arcs of a request", offered);
   // END SOLUTION
   return offered;

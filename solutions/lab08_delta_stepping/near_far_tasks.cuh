@@ -113,13 +113,13 @@ __device__ void relax_and_route(const vertex_t* __restrict__ targets, const weig
     append(launch.far_now, launch.far_now_count, w, lists.capacity, &lists.stats->overflow);
   }
   // SKELETON
-  // // TODO(task 4): offer dv + weights[e] to w = targets[e] with
-  // // sssp::cuda::atomic_min_dist (read dist[w] with load_dist first, to skip
-  // // losing offers). If the offer wins and is below launch.threshold, queue
-  // // w in launch.near_out unless this launch queued it already (atomicExch
-  // // of launch.number into lists.queued_by[w]); otherwise queue it in
-  // // launch.far_now unless it is in the far pile already (atomicExch of 1
-  // // into lists.in_far[w]). Use append() for both.
+  // // TODO(task 4): on return, dist[w] (w = targets[e]) is at most dv +
+  // // weights[e], however many lanes offer to w at once; if this offer lowered
+  // // it, w is queued once: in this launch's near list when the offer is
+  // // below launch.threshold, else in the far pile, and never a second time in
+  // // the same near list (lists.queued_by) or far pile (lists.in_far), so
+  // // lists of n slots cannot overflow. Argue: which lane queues w when eight
+  // // lanes lower it in one launch?
   // SSSP_DEVICE_TODO(8, 4, "relax an arc of a near item and send an improved head to near or far");
   // END SOLUTION
 }
@@ -140,10 +140,11 @@ __device__ dist_t split_far_item(const dist_t* dist, const Lists& lists, const L
   // that queued it in a near list: it has been expanded at that distance.
   if (d >= old_threshold) append(launch.near_out, launch.near_out_count, w, lists.capacity, &lists.stats->overflow);
   // SKELETON
-  // // TODO(task 5): read w's distance d. If d >= launch.threshold, w stays
-  // // far: keep it in launch.far_next (append) with lists.in_far[w] = 1 and
-  // // return d. Otherwise it leaves the pile (lists.in_far[w] = 0): move it to
-  // // launch.near_out if d >= old_threshold, drop it if d is below (why?).
+  // // TODO(task 5): far item w, at its current distance d: returns d if w
+  // // stays far (d at or above launch.threshold: kept in launch.far_next,
+  // // still marked in the pile), else infinity; a w that leaves the pile is
+  // // unmarked and goes to the near list if d is at or above old_threshold.
+  // // Argue: why is a w with d below old_threshold safe to drop?
   // SSSP_DEVICE_TODO_RETURN(8, 5, "drop, move to near, or keep a far item", sssp::kInfinity);
   // END SOLUTION
   return sssp::kInfinity;

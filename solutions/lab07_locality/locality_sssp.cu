@@ -191,6 +191,16 @@ __global__ void one_flag_launch(vertex_t n, std::uint8_t* flags, unsigned* start
   }
 }
 
+/// Copies the three totals a checkpoint kernel added up in `work` (vertices
+/// expanded, arcs tried, flagged or not) into a checkpoint's result.
+template <class CheckpointResult>
+void take_work_counts(const DeviceBuffer<unsigned long long>& work, CheckpointResult& result) {
+  const std::vector<unsigned long long> counts = work.to_host();
+  result.expanded = counts[0];
+  result.arcs = counts[1];
+  result.flagged = counts[2] != 0;
+}
+
 }  // namespace
 
 void validate(const Options& options) {
@@ -224,10 +234,7 @@ WaveResult run_one_wave(const CsrGraph& graph, const std::vector<dist_t>& dist, 
   WaveResult result;
   result.dist = device_dist.to_host();
   result.next_flags = next_flags.to_host();
-  const std::vector<unsigned long long> counts = work.to_host();
-  result.expanded = counts[0];
-  result.arcs = counts[1];
-  result.flagged = counts[2] != 0;
+  take_work_counts(work, result);
   return result;
 }
 
@@ -266,10 +273,7 @@ FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, ver
   result.flags = device_flags.to_host();
   result.started_by = started_by.to_host();
   result.starts = starts.to_host();
-  const std::vector<unsigned long long> counts = work.to_host();
-  result.expanded = counts[0];
-  result.arcs = counts[1];
-  result.flagged = counts[2] != 0;
+  take_work_counts(work, result);
   return result;
 }
 

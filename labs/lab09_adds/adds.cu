@@ -24,10 +24,10 @@
 // idle workers through one assignment word per worker. A worker expands its
 // chunk (task 4) and keeps improvements that fall in the same bucket in a
 // list in shared memory, which its warps expand as soon as they are pushed,
-// with no barrier and no trip through the queue; then it fences and adds the
-// chunk to the bucket's cwc. The head
-// bucket retires when read == resv == cwc; every few retirements the manager
-// may move delta (task 5).
+// with no barrier and no trip through the queue; then it reports the chunk
+// complete (task 6): fences, adds the chunk to the bucket's cwc and goes idle.
+// The head bucket retires when read == resv == cwc (task 7); every few
+// retirements the manager may move delta (task 5).
 //
 // Why the answer is right: a distance only drops, by atomicMin, to a real
 // path length, and whoever lowers dist[w] makes sure w is expanded later at
@@ -436,12 +436,57 @@ __device__ void add_work(Work* total, const ChunkWork& mine) {
 struct WorkerStorage {
   vertex_t local[kLocal];                         // LocalList::items
   Hub hubs[kHubs];                                // HubList::items
-  unsigned long long word;                        // this chunk's assignment word, as thread 0 read it
+  unsigned long long word;                        // this chunk's assignment word, as thread 0 read it (kIdle: none yet)
   unsigned pushed[kSubLists], popped[kSubLists];  // LocalList::pushed and popped
   unsigned full;                                  // LocalList::full
   unsigned expanded;                              // expand_local's count of expanded slots
   unsigned hub_count;                             // HubList::count
 };
+
+// Task 6: the worker's completion protocol. Called by the whole block once
+// chunk `chunk` of bucket chunk.bucket (its slots in pool page `page`) is
+// expanded: after the barrier that follows expand_local, so every warp is
+// back, the block's list is drained and nothing of this chunk pushes any
+// more. `work` is this thread's share of the chunk's counters. Thread 0 polls
+// the block's assignment word again right after the call.
+//
+// The contract. On return the chunk counts as complete, and this block is
+// idle and ready for a new one:
+//  - the local list's slots this chunk used (min(pushed[p], local.part) in
+//    part p) are kUnwritten again, for the next chunk's pops, and the
+//    block's counters are added to r.work (add_work);
+//  - bucket chunk.bucket's cwc and the page's page_done have each grown by
+//    chunk.count, once, and only once every push any thread of this block
+//    made for this chunk (each reserved in some bucket's resv) is visible to
+//    whoever sees the new cwc: no item is lost when the manager takes
+//    read == resv == cwc for an empty head bucket (task 7), and the page
+//    goes back to the pool only once nobody reads it (page_done);
+//  - the block's assignment word is kIdle, and only then is its idle bit set
+//    in r.idle_map: a set bit tells the manager "idle, my word is kIdle",
+//    and the manager writes a new chunk only into the word of a worker whose
+//    bit it saw;
+//  - thread 0 no longer reads the finished chunk in its word (kIdle, or
+//    already the manager's next word): the given poll stops the run with an
+//    error naming this task if it meets the finished chunk again.
+// Nobody waits here for anything but the block's own barrier.
+//
+// Be ready to argue: which fence makes the pushes of the block's other warps
+// (not only thread 0's) visible before cwc, and what carries them to the
+// thread that fences? What could a manager that saw cwc == resv before one of
+// those pushes do to the answer? Why must the word be kIdle before the
+// manager can see the bit, and what would a late kIdle store erase? Why may
+// the list's slots be reset only after every warp is back, and what keeps
+// thread 0 from zeroing `pushed` for the next chunk while another thread
+// still reads it here? (The handout's "A chunk's end (task 6)".)
+__device__ __forceinline__ void report_chunk_complete(const Run& r, unsigned id, WorkerStorage& storage,
+                                                      const LocalList& local, const ChunkWork& work,
+                                                      const Assignment& chunk, unsigned page) {
+  // TODO(task 6): meet the contract above, and be ready to argue it (the
+  // questions above). Given: add_work, store_relaxed, the LocalList's
+  // counters in `storage`. Add no barrier or fence the argument does not
+  // need: this runs once per chunk, on the path of every chunk.
+  SSSP_DEVICE_TODO(9, 6, "the worker's completion protocol");
+}
 
 // A worker block: waits for a chunk, expands it and the same-bucket
 // improvements it leads to (up to local_items of them in its own list),
@@ -450,6 +495,7 @@ struct WorkerStorage {
 __device__ __noinline__ void worker(const Run& r, unsigned id, WorkerStorage& storage) {
   const HubList hubs{storage.hubs, &storage.hub_count};
   for (unsigned i = threadIdx.x; i < kLocal; i += blockDim.x) storage.local[i] = kUnwritten;
+  if (threadIdx.x == 0) storage.word = kIdle;  // no chunk finished yet (the poll compares with it)
   while (true) {
     if (threadIdx.x == 0) {
       // One thread polls, backing off, so that idle blocks do not flood the
@@ -465,6 +511,14 @@ __device__ __noinline__ void worker(const Run& r, unsigned id, WorkerStorage& st
         }
         __nanosleep(ns);
         ns = min(2 * ns, 256u);
+      }
+      if (word == storage.word) {
+        // The chunk just finished is still in the word: task 6 did not write
+        // kIdle back, and expanding it again would count it complete twice.
+        // No chunk word repeats in a run (its slots are handed out once), so
+        // this is never a new chunk. Stop the run, unless it already stopped.
+        atomicCAS(&r.control->error, unsigned{kNoError}, unsigned{kWordNotIdle});
+        word = kExit;
       }
       cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
       storage.word = word;
@@ -498,20 +552,7 @@ __device__ __noinline__ void worker(const Run& r, unsigned id, WorkerStorage& st
     // Same-bucket improvements continue here, without a trip through the manager.
     expand_local(r, c, local, &storage.expanded, work);
     __syncthreads();  // every warp back: the list is drained, nothing pushes any more
-    for (unsigned part = 0; part < kSubLists; ++part) {  // the used slots back to unwritten, for the next chunk
-      const unsigned used = min(storage.pushed[part], local.part);
-      for (unsigned i = threadIdx.x; i < used; i += blockDim.x) storage.local[part * local.part + i] = kUnwritten;
-    }
-    add_work(r.work, work);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      __threadfence();  // every push of this block (reserved in resv) before the chunk counts as complete
-      atomicAdd(&r.buckets[b].cwc, chunk.count);
-      atomicAdd(&r.page_done[page], chunk.count);
-      store_relaxed(&r.assignment[id], kIdle);
-      __threadfence();  // the word is kIdle before the manager can see the idle bit
-      atomicOr(&r.idle_map[id / 32], 1u << (id % 32));
-    }
+    report_chunk_complete(r, id, storage, local, work, chunk, page);
   }
 }
 
@@ -786,26 +827,42 @@ __device__ __forceinline__ dist_t adapt_delta(const Run& r, const cg::thread_blo
   return delta;
 }
 
-// Retires empty head buckets while some bucket is not empty: the head moves
-// on and the emptied bucket becomes the last, delta further out. Empty is
-// read == resv == cwc; cwc was loaded before resv, so a chunk still creating
-// head work keeps the head. Every kSwitchesPerDecision switches a dynamic
-// delta is decided again.
+// Task 7: the retirement of the head bucket. Called by the manager's whole
+// warp once a pass, after hand_out; lane L holds bucket L's counters of this
+// pass (n.cwc, loaded before n.resv, and read, its handed-out end after this
+// pass's plan). Every lane holds the same `position`.
+//
+// The contract. On return, in every lane alike: while the head bucket is
+// empty and some bucket is not, the head has moved on to the next bucket,
+// head_lo by one delta (the emptied bucket becomes the last, delta further
+// out than the one before it), and position.switches has counted the move.
+// A bucket is empty when read == resv == cwc in this pass's counters: every
+// slot reserved in it handed out, and every one of those expanded. With
+// every bucket empty the head stays where it is: the queue holds nothing,
+// and the run is about to end (is_quiet). With r.dynamic_delta, every
+// kSwitchesPerDecision-th switch (counted over the run) decides delta again,
+// adapt_delta (task 5 inside), from that switch on; without it delta never
+// moves. Never more than one full turn of the queue in one pass, and wait
+// for nothing: the manager must never block.
+//
+// Be ready to argue: why is read == resv not enough to retire the head, and
+// why must cwc be loaded before resv (load_counts) for a chunk of the head
+// still in flight to keep it? What may such a chunk push, and where would it
+// go once the head had moved on? Retiring too early, or a worker's stale view
+// of the head, costs order (work expanded at too large a distance, then again)
+// but never an answer: why? And what happens to the run if the head waits at
+// a bucket that will never be handed anything? (The handout's "Retiring the
+// head (task 7)".)
 __device__ __forceinline__ void retire_empty_head_buckets(const Run& r, const cg::thread_block_tile<32>& warp,
                                                           unsigned lane, const PassCounts& n, unsigned read,
                                                           unsigned held_total, unsigned open_used,
                                                           unsigned long long pass, QueuePosition& position,
                                                           DeltaHistory& seen) {
-  const bool empty = read == n.resv && n.cwc == n.resv;
-  const unsigned empties = __ballot_sync(0xFFFFFFFF, empty);
-  for (unsigned rot = 0; rot < kBuckets && ((empties >> position.head) & 1) && empties != 0xFFFFFFFF; ++rot) {
-    position.head = (position.head + 1) % kBuckets;
-    position.head_lo += position.delta;
-    ++position.switches;
-    if (r.dynamic_delta && position.switches % kSwitchesPerDecision == 0) {
-      position.delta = adapt_delta(r, warp, lane, position, n, read, held_total, open_used, pass, seen);
-    }
-  }
+  // TODO(task 7): meet the contract above with one warp vote (every lane
+  // must take the same decisions), and be ready to argue it (the questions
+  // above). Given: adapt_delta (call it from the whole warp), kBuckets,
+  // kSwitchesPerDecision.
+  SSSP_DEVICE_TODO(9, 7, "the retirement of the head bucket");
 }
 
 // The queue's position for the workers' next chunks. Relaxed: a worker with
@@ -1183,6 +1240,14 @@ SsspResult AddsSssp::run(vertex_t source) {
     throw sssp::AlgorithmError("ADDS: a bucket passed " + std::to_string(kMaxReservations) +
                                " reservations in one run, the limit of its 32-bit counters (" + s.queue_report(c) +
                                "); a smaller delta spreads the pushes over more buckets");
+  }
+  if (c.error == kWordNotIdle) {
+    throw sssp::AlgorithmError(
+        "ADDS: a worker block, polling for its next chunk, found the chunk it had just finished still in its "
+        "assignment word, so the run stopped instead of expanding it again (" +
+        s.queue_report(c) +
+        "). Task 6 (report_chunk_complete) must write kIdle back to the block's word before it sets the block's "
+        "idle bit: the manager writes a new chunk only into the word of a worker it saw idle");
   }
   if (c.error != kNoError) throw sssp::AlgorithmError("ADDS: the run stopped with error " + std::to_string(c.error));
   const Work w = s.work.to_host(stream).front();

@@ -31,7 +31,14 @@ constexpr unsigned kSegment = 32;  // slots per write-completed counter
 constexpr unsigned kSegmentsPerPage = kPage / kSegment;
 
 // Why the manager stopped early (Control::error).
-enum RunError : unsigned { kNoError = 0, kPoolExhausted = 1, kStalled = 2, kUnfinishedTask = 3, kCounterLimit = 4 };
+enum RunError : unsigned {
+  kNoError = 0,
+  kPoolExhausted = 1,
+  kStalled = 2,
+  kUnfinishedTask = 3,
+  kCounterLimit = 4,
+  kWordNotIdle = 5,  // a worker found its finished chunk still in its assignment word (task 6)
+};
 
 struct Bucket {
   unsigned resv;  // slots reserved by writers (atomicAdd)

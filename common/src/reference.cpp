@@ -4,31 +4,32 @@
 
 #include <chrono>
 #include <deque>
-#include <functional>
-#include <queue>
+#include <set>
 #include <utility>
 
 namespace sssp {
 
+// Dijkstra with decrease-key on an ordered set: the set holds each labelled,
+// unsettled vertex once, at its current distance, so the first element is
+// always the next vertex to settle. (Lab 01 asks for the other design, a heap
+// with lazy deletion; the oracle is deliberately not that code.)
 std::vector<dist_t> reference_dijkstra(const CsrGraph& graph, vertex_t source) {
   require_valid_source(graph, source);
   std::vector<dist_t> dist(graph.num_vertices(), kInfinity);
-  using Entry = std::pair<dist_t, vertex_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  std::set<std::pair<dist_t, vertex_t>> unsettled{{0, source}};
   dist[source] = 0;
-  queue.emplace(0, source);
-  while (!queue.empty()) {
-    const auto [d, u] = queue.top();
-    queue.pop();
-    if (d != dist[u]) continue;  // stale entry: u was settled with a smaller distance
+  while (!unsettled.empty()) {
+    const vertex_t u = unsettled.begin()->second;
+    unsettled.erase(unsettled.begin());
     const auto targets = graph.neighbors(u);
     const auto weights = graph.neighbor_weights(u);
     for (std::size_t i = 0; i < targets.size(); ++i) {
-      const dist_t candidate = d + weights[i];  // cannot overflow: see dist_t
-      if (candidate < dist[targets[i]]) {
-        dist[targets[i]] = candidate;
-        queue.emplace(candidate, targets[i]);
-      }
+      const vertex_t v = targets[i];
+      const dist_t candidate = dist[u] + weights[i];  // cannot overflow: see dist_t
+      if (candidate >= dist[v]) continue;
+      if (dist[v] != kInfinity) unsettled.erase({dist[v], v});  // decrease-key: out at the old distance...
+      dist[v] = candidate;
+      unsettled.emplace(candidate, v);  // ...and in at the new one
     }
   }
   return dist;

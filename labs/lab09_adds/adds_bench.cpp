@@ -144,7 +144,7 @@ int run(int argc, char** argv) {
   const std::uint64_t arcs = dijkstra.arcs;
   std::printf("GPU: %s\ngraph: %s, source %u, weights %s\n", gpu.summary().c_str(), sssp::describe(g).c_str(),
               args.source, args.weights.to_string().c_str());
-  std::printf("Dijkstra (CPU reference, binary heap): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
+  std::printf("Dijkstra (CPU reference, ordered set): %.3f ms, %llu reachable vertices, %llu arcs leaving them\n",
               dijkstra.cpu_ms, static_cast<unsigned long long>(reachable), static_cast<unsigned long long>(arcs));
   std::printf(
       "median of %u runs after 1 warm-up (CUDA events, the one launch); work / Dijkstra = items expanded / "

@@ -11,7 +11,8 @@
 namespace sssp {
 
 /// Single-source shortest path distances by Dijkstra's algorithm with
-/// std::priority_queue and lazy deletion. O((V + E) log E).
+/// decrease-key on an ordered set (std::set), each unsettled vertex in it
+/// once. O((V + E) log V).
 /// Unreachable vertices get kInfinity. Throws InvalidSource on a bad source.
 [[nodiscard]] std::vector<dist_t> reference_dijkstra(const CsrGraph& graph, vertex_t source);
 

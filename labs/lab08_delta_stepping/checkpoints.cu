@@ -21,7 +21,9 @@
 
 namespace lab08 {
 namespace {
-SSSP_DEVICE_TODO_STATE(8);  // before the task files: their stubs record an unfinished task here
+// Before the task files: their stubs record an unfinished task here.
+SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"}, {4, "near_far_tasks.cuh"},
+                          {5, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 

@@ -55,7 +55,8 @@
 
 namespace lab08 {
 namespace {
-SSSP_DEVICE_TODO_STATE(8);  // before near_far_tasks.cuh: its stubs record an unfinished task here
+// Before near_far_tasks.cuh: its stubs record an unfinished task here.
+SSSP_DEVICE_TODO_STATE_IN(8, {4, "near_far_tasks.cuh"}, {5, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 

@@ -12,7 +12,7 @@
 #include "sssp/errors.hpp"
 
 // This file's device-TODO word, defined before argmin.cuh, whose stubs write it too.
-SSSP_DEVICE_TODO_STATE(4);
+SSSP_DEVICE_TODO_STATE_IN(4, {4, "argmin.cuh"}, {5, "argmin.cuh"});
 
 #include "argmin.cuh"
 

@@ -18,7 +18,7 @@ namespace {
 using sssp::edge_t;
 using sssp::weight_t;
 
-SSSP_DEVICE_TODO_STATE(7);
+SSSP_DEVICE_TODO_STATE_IN(7, {2, "locality_sssp.cu"});
 
 // Work of one thread's waves.
 struct WaveWork {

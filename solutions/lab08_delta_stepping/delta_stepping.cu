@@ -46,7 +46,8 @@
 
 namespace lab08 {
 namespace {
-SSSP_DEVICE_TODO_STATE(8);  // before chen_tasks.cuh: its stubs record an unfinished task here
+// Before chen_tasks.cuh: its stubs record an unfinished task here.
+SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 

@@ -33,6 +33,7 @@ TEST(Todo, DeviceTaskNamesTheFileOfItsStub) {
   try {
     sssp::detail::throw_todo(9, 7, "a kernel of this task is still the skeleton's stub",
                              sssp::detail::file_of_task(7, elsewhere, "/src/labs/some_lab/queue.cuh"), 0);
+    FAIL() << "throw_todo must throw";
   } catch (const sssp::NotImplemented& e) {
     EXPECT_STREQ(e.what(),
                  "Lab 09, task 7 is not implemented yet: a kernel of this task is still the skeleton's stub (adds.cu)");

@@ -219,4 +219,35 @@ struct SplitCheckpoint {
 [[nodiscard]] SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vector<vertex_t>& far,
                                                dist_t old_threshold, dist_t threshold);
 
+/// Near-Far's loop state rotates through this many copies (near_far.cu says why three).
+inline constexpr unsigned kLoopCopies = 3;
+
+/// Copy c of each rotating piece of Near-Far's loop state: frontier copy c,
+/// the count of near list copy c (by launch number) and of far pile copy c
+/// (by split number).
+struct LoopCopy {
+  dist_t threshold = 0;              ///< The threshold a launch reading this copy routes by.
+  dist_t far_min = sssp::kInfinity;  ///< The smallest distance a split left far (the blocks' atomicMin).
+  unsigned split = 0;                ///< Splits so far: picks the far pile.
+  unsigned near_count = 0;           ///< Items appended to near list copy c.
+  unsigned far_count = 0;            ///< Items appended to far pile copy c.
+};
+
+/// What task 6 (leave_state_for_the_next_launch, in near_far_tasks.cuh)
+/// reads and writes: the kLoopCopies copies and the run's statistics.
+struct LoopState {
+  std::vector<LoopCopy> copies;        ///< kLoopCopies entries; copy c at index c.
+  unsigned long long near_rounds = 0;  ///< Near rounds counted so far.
+  unsigned long long splits = 0;       ///< Splits counted so far.
+  unsigned done_launch = 0;            ///< The first idle launch, 0 while running.
+};
+
+/// Task 6 alone: launch `number` (from 1), a near round, a split or neither
+/// (idle), leaves its state for launch number + 1. One thread calls
+/// leave_state_for_the_next_launch on `before`, with frontier copy
+/// number % kLoopCopies as the launch's own state and `threshold` as the one
+/// it routed by (after a split, the advanced one). Returns the state after the call.
+[[nodiscard]] LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_t threshold,
+                                               bool near_round, bool split);
+
 }  // namespace lab08

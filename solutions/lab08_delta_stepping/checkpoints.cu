@@ -4,8 +4,9 @@
 // rest of the solver's work around the task is done here by given code: the
 // prefix sum of task 2 on the host, the expansion order of task 4 (one
 // thread per near item, its arcs in order, like lanes_per_item = 1), the far
-// minimum of task 5. So a task earns its Checkpoint tests even while the
-// other task of its solver is unfinished. Contracts: lab08.hpp.
+// minimum of task 5, the launch around task 6. So a task earns its
+// Checkpoint tests even while the other tasks of its solver are unfinished.
+// Contracts: lab08.hpp.
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -23,7 +24,7 @@ namespace lab08 {
 namespace {
 // Before the task files: their stubs record an unfinished task here.
 SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"}, {4, "near_far_tasks.cuh"},
-                          {5, "near_far_tasks.cuh"});
+                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
@@ -78,6 +79,14 @@ __global__ void split_every_item(const dist_t* dist, Lists lists, Launch launch,
     const dist_t stays = split_far_item(dist, lists, launch, old_threshold, far[i]);
     if (stays != sssp::kInfinity) atomicMin(far_min, static_cast<unsigned long long>(stays));
   }
+}
+
+// Task 6 once, by one thread as in the step kernel (thread 0 of block 0),
+// for launch `number`, whose own state is frontier copy number.
+__global__ void leave_state_once(Lists lists, unsigned number, dist_t threshold, bool near_round, bool split) {
+  if (sssp::cuda::global_thread_index() != 0) return;
+  const Frontier now = lists.frontier[number % kCopies];
+  leave_state_for_the_next_launch(lists, number, now, threshold, near_round, split);
 }
 
 template <typename T>
@@ -286,6 +295,57 @@ SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vec
   out.in_far = h.in_far.to_host();
   out.in_far.resize(n);
   out.far_min = d_far_min.to_host().front();
+  return out;
+}
+
+LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_t threshold, bool near_round,
+                                 bool split) {
+  if (before.copies.size() != kCopies) {
+    throw sssp::InputError("checkpoint: the loop state has " + std::to_string(before.copies.size()) +
+                           " copies, Near-Far keeps " + std::to_string(kCopies));
+  }
+  if (number == 0) throw sssp::InputError("checkpoint: launches are numbered from 1");
+  if (near_round && split) throw sssp::InputError("checkpoint: a launch is a near round or a split, not both");
+  std::vector<Frontier> frontier;
+  std::vector<unsigned> counts(2 * kCopies);  // near counts, then far counts, as the solver keeps them
+  for (unsigned c = 0; c < kCopies; ++c) {
+    const LoopCopy& copy = before.copies[c];
+    frontier.push_back(Frontier{copy.threshold, copy.far_min, copy.split});
+    counts[c] = copy.near_count;
+    counts[kCopies + c] = copy.far_count;
+  }
+  const std::vector<RunStats> stats = {RunStats{before.near_rounds, before.splits, before.done_launch, 0}};
+  DeviceBuffer<Frontier> d_frontier = upload(frontier, "checkpoint loop states");
+  DeviceBuffer<unsigned> d_counts = upload(counts, "checkpoint list counts");
+  DeviceBuffer<RunStats> d_stats = upload(stats, "checkpoint run statistics");
+  // One slot per list and vertex: a task 6 that touches the lists themselves
+  // writes somewhere harmless, and the test sees only what it must.
+  DeviceBuffer<vertex_t> d_slots(2 * kCopies, "checkpoint list slots");
+  DeviceBuffer<unsigned> d_marks(2, "checkpoint stamps and marks");
+  DeviceBuffer<dist_t> d_expanded(1, "checkpoint expanded distances");
+  Lists lists{};
+  lists.near = d_slots.data();
+  lists.far = d_slots.data() + kCopies;
+  lists.near_count = d_counts.data();
+  lists.far_count = d_counts.data() + kCopies;
+  lists.frontier = d_frontier.data();
+  lists.stats = d_stats.data();
+  lists.queued_by = d_marks.data();
+  lists.in_far = d_marks.data() + 1;
+  lists.expanded_at = d_expanded.data();
+  lists.capacity = 1;
+  run_harness(1, leave_state_once, lists, number, threshold, near_round, split);
+  const std::vector<Frontier> frontier_after = d_frontier.to_host();
+  const std::vector<unsigned> counts_after = d_counts.to_host();
+  const RunStats stats_after = d_stats.to_host().front();
+  LoopState out;
+  for (unsigned c = 0; c < kCopies; ++c) {
+    out.copies.push_back(LoopCopy{frontier_after[c].threshold, frontier_after[c].far_min, frontier_after[c].split,
+                                  counts_after[c], counts_after[kCopies + c]});
+  }
+  out.near_rounds = stats_after.near_rounds;
+  out.splits = stats_after.splits;
+  out.done_launch = stats_after.done_launch;
   return out;
 }
 

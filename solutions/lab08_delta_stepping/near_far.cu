@@ -57,12 +57,12 @@
 namespace lab08 {
 namespace {
 // Before near_far_tasks.cuh: its stubs record an unfinished task here.
-SSSP_DEVICE_TODO_STATE_IN(8, {4, "near_far_tasks.cuh"}, {5, "near_far_tasks.cuh"});
+SSSP_DEVICE_TODO_STATE_IN(8, {4, "near_far_tasks.cuh"}, {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
-// Tasks 4 and 5 with the lists they write, in their own file, so that the
-// checkpoints (checkpoints.cu) run them too.
+// Tasks 4, 5 and 6 with the lists and loop state they write, in their own
+// file, so that the checkpoints (checkpoints.cu) run them too.
 #include "near_far_tasks.cuh"
 
 namespace lab08 {
@@ -93,56 +93,6 @@ __device__ dist_t next_threshold(const Frontier& now, dist_t delta) {
   if (now.far_min != sssp::kInfinity && now.far_min >= now.threshold) steps = (now.far_min - now.threshold) / delta + 1;
   if (steps > (sssp::kInfinity - now.threshold) / delta) return sssp::kInfinity;
   return now.threshold + steps * delta;
-}
-
-// Task 6: the GPU drives itself. Launch `number` (a near round if
-// `near_round`, a split if `split`, else idle) leaves the loop's state for
-// launch number + 1, which no host decision stands between: the host only
-// queues launches and looks, now and then, whether stats.done_launch is set.
-// Called by thread 0 of block 0 alone, after its own block's work, while other
-// blocks of this launch may still be running: they append to near list copy
-// number + 1 and to the far pile (copy now.split in a near round, now.split + 1
-// in a split) and atomicMin their far_min into frontier copy number + 1.
-// `threshold` is this launch's (a split advanced it: next_threshold).
-//
-// The contract. On return:
-//  - frontier copy number + 1 holds what launch number + 1 reads: the
-//    threshold to route by and the number of splits so far (one more after a
-//    split, which picks the far pile it reads); its far_min is the blocks'
-//    (do not touch it);
-//  - every counter that launch number + 1 appends to, or atomicMins into, is
-//    empty: the near count of copy number + 2, frontier copy number + 2's
-//    far_min (kInfinity), and, after a split, the count of far pile copy
-//    now.split + 2, where the next split keeps its far items;
-//  - stats counts this launch as a near round or a split, and done_launch is
-//    this launch's number if it is the first idle one (found both lists
-//    empty), and is never changed after that.
-//
-// Be ready to argue: why may block 0 empty copy number + 2 while other blocks
-// of this launch still run, and what would go wrong with two copies (empty
-// copy number + 1 instead)? Why must no launch before number + 1 empty what
-// number + 1 fills? Why is the first idle launch the end of the run: what
-// could still add work after it? (The handout's "The GPU drives itself (task 6)".)
-__device__ __forceinline__ void leave_state_for_the_next_launch(const Lists& lists, unsigned number,
-                                                                const Frontier& now, dist_t threshold, bool near_round,
-                                                                bool split) {
-  // BEGIN SOLUTION task 6: the next launch's state (the GPU-driven loop)
-  Frontier& next = lists.frontier[(number + 1) % kCopies];
-  next.threshold = threshold;
-  next.split = split ? now.split + 1 : now.split;
-  lists.frontier[(number + 2) % kCopies].far_min = sssp::kInfinity;
-  lists.near_count[(number + 2) % kCopies] = 0;               // launch number + 1 appends there
-  if (split) lists.far_count[(now.split + 2) % kCopies] = 0;  // the next split keeps its far items there
-  RunStats& stats = *lists.stats;
-  if (near_round) ++stats.near_rounds;
-  if (split) ++stats.splits;
-  if (!near_round && !split && stats.done_launch == 0) stats.done_launch = number;
-  // SKELETON
-  // // TODO(task 6): meet the contract above, and be ready to argue it (the
-  // // questions above). Given: kCopies, the Lists and RunStats fields; the
-  // // blocks' far_min is already on its way into copy number + 1.
-  // SSSP_DEVICE_TODO(8, 6, "the next launch's state (the GPU-driven loop)");
-  // END SOLUTION
 }
 
 // One step of the run: a near round, a split or nothing, as the state left by

@@ -19,6 +19,8 @@ inline auto rpc_fields(TakeBucketCheckpoint& c) { return std::tie(c.requests, c.
 inline auto rpc_fields(RelaxCheckpoint& c) { return std::tie(c.dist, c.bindex, c.offered); }
 inline auto rpc_fields(OfferCheckpoint& c) { return std::tie(c.dist, c.near, c.far, c.overflow); }
 inline auto rpc_fields(SplitCheckpoint& c) { return std::tie(c.near, c.far, c.in_far, c.far_min); }
+inline auto rpc_fields(LoopCopy& c) { return std::tie(c.threshold, c.far_min, c.split, c.near_count, c.far_count); }
+inline auto rpc_fields(LoopState& s) { return std::tie(s.copies, s.near_rounds, s.splits, s.done_launch); }
 
 }  // namespace lab08
 
@@ -41,6 +43,7 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab08::checkpoint_relax_requests", &lab08::checkpoint_relax_requests);
   registry.function("lab08::checkpoint_offer", &lab08::checkpoint_offer);
   registry.function("lab08::checkpoint_split", &lab08::checkpoint_split);
+  registry.function("lab08::checkpoint_next_launch", &lab08::checkpoint_next_launch);
 }
 
 #else
@@ -111,6 +114,12 @@ OfferCheckpoint checkpoint_offer(const CsrGraph& graph, const std::vector<dist_t
 SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vector<vertex_t>& far,
                                  dist_t old_threshold, dist_t threshold) {
   return sssp::rpc::call(&checkpoint_split, "lab08::checkpoint_split", dist, far, old_threshold, threshold);
+}
+
+LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_t threshold, bool near_round,
+                                 bool split) {
+  return sssp::rpc::call(&checkpoint_next_launch, "lab08::checkpoint_next_launch", before, number, threshold,
+                         near_round, split);
 }
 
 }  // namespace lab08

@@ -733,6 +733,12 @@ constexpr const char* kTask5Hint =
     "task 5, split_far_item (near_far_tasks.cuh): a far item at or above the new threshold stays far (appended to "
     "far_next, in_far = 1, its distance returned); below it, it leaves the pile (in_far = 0) and goes to near only "
     "if its distance is at or above the old threshold (below it, it was queued in a near list when it was lowered)";
+constexpr const char* kTask6Hint =
+    "task 6, leave_state_for_the_next_launch (near_far_tasks.cuh): launch L writes frontier copy (L + 1) % 3's "
+    "threshold (the one it routed by) and split (one more after a split), leaves that copy's far_min and near count "
+    "to the blocks still running, empties near count and far_min of copy (L + 2) % 3 and, after a split, the count "
+    "of far pile (now.split + 2) % 3 (far piles go by split number, not launch number), counts the launch as a near "
+    "round or a split, and sets done_launch at the first idle launch only";
 
 std::string vertex_text(vertex_t v) { return v == lab08::kNoRequest ? "(nothing written)" : std::to_string(v); }
 
@@ -962,6 +968,116 @@ TEST(Checkpoint, SplitSendsEachVertexToOneSideOnce) {
                                      << ", expected 30 (it returns the distance of an item that stays far, "
                                         "else infinity)\nhint: "
                                      << kTask5Hint;
+}
+
+// Every field of a task 6 checkpoint's loop state against what the contract
+// leaves; a failure names the launch, the copy and the field, and what it was
+// before the call.
+void expect_loop_state(const lab08::LoopState& got, const lab08::LoopState& before, const lab08::LoopState& expected,
+                       const std::string& input) {
+  ASSERT_EQ(got.copies.size(), expected.copies.size()) << input << ": the loop state came back with the wrong number "
+                                                       << "of copies\nhint: " << kTask6Hint;
+  const auto field = [&](const char* name, unsigned c, auto got_value, auto before_value, auto expected_value) {
+    EXPECT_EQ(got_value, expected_value) << input << ": " << name << " of copy " << c << " is " << got_value
+                                         << ", expected " << expected_value
+                                         << (expected_value == before_value ? " (left as it was)" : "")
+                                         << "; before the call: " << before_value << "\nhint: " << kTask6Hint;
+  };
+  for (unsigned c = 0; c < got.copies.size(); ++c) {
+    const lab08::LoopCopy& g = got.copies[c];
+    const lab08::LoopCopy& b = before.copies[c];
+    const lab08::LoopCopy& e = expected.copies[c];
+    field("frontier.threshold", c, dist_text(g.threshold), dist_text(b.threshold), dist_text(e.threshold));
+    field("frontier.far_min", c, dist_text(g.far_min), dist_text(b.far_min), dist_text(e.far_min));
+    field("frontier.split", c, g.split, b.split, e.split);
+    field("the near list's count", c, g.near_count, b.near_count, e.near_count);
+    field("the far pile's count", c, g.far_count, b.far_count, e.far_count);
+  }
+  const auto stat = [&](const char* name, auto got_value, auto before_value, auto expected_value) {
+    EXPECT_EQ(got_value, expected_value) << input << ": stats." << name << " is " << got_value << ", expected "
+                                         << expected_value << "; before the call: " << before_value
+                                         << "\nhint: " << kTask6Hint;
+  };
+  stat("near_rounds", got.near_rounds, before.near_rounds, expected.near_rounds);
+  stat("splits", got.splits, before.splits, expected.splits);
+  stat("done_launch", got.done_launch, before.done_launch, expected.done_launch);
+}
+
+// A loop state in the middle of a run (copy c: threshold, far_min, split,
+// near count, far count), every value distinct so that a write to the wrong
+// copy or field shows: 5 near rounds and 4 splits so far.
+constexpr const char* kMidRunState =
+    "copies (threshold, far_min, split, near count, far count) {(100, 101, 4, 10, 11), (200, 201, 5, 20, 21), (300, "
+    "301, 6, 30, 31)}, 5 near rounds and 4 splits so far";
+lab08::LoopState mid_run_state() {
+  lab08::LoopState s;
+  s.copies = {{100, 101, 4, 10, 11}, {200, 201, 5, 20, 21}, {300, 301, 6, 30, 31}};
+  s.near_rounds = 5;
+  s.splits = 4;
+  return s;
+}
+
+// Task 6 on mid_run_state(). A near round, launch 4 (its own state is copy
+// 1: threshold 200, split 5): copy 2 gets threshold 200 and split 5, its
+// far_min (301) and near count (30) are the blocks' and stay; copy 0's near
+// count and far_min are emptied (0, inf); no far count changes; near_rounds
+// 5 -> 6. A split, launch 5 (own state copy 2: split 6) to threshold 450:
+// copy 0 gets threshold 450 and split 7; copy 1's near count and far_min are
+// emptied; far pile (6 + 2) % 3 = 2's count is emptied (by split number: the
+// launch number would say copy 1); splits 4 -> 5.
+TEST(Checkpoint, NextLaunchAfterANearRoundOrASplit) {
+  SSSP_REQUIRE_GPU();
+  constexpr dist_t kInf = sssp::kInfinity;
+  const lab08::LoopState before = mid_run_state();
+
+  lab08::LoopState near_round = before;
+  near_round.copies[2].threshold = 200;
+  near_round.copies[2].split = 5;
+  near_round.copies[0].near_count = 0;
+  near_round.copies[0].far_min = kInf;
+  near_round.near_rounds = 6;
+  const std::string near_input = "launch 4, a near round under threshold 200; " + std::string(kMidRunState);
+  expect_loop_state(lab08::checkpoint_next_launch(before, 4, 200, true, false), before, near_round, near_input);
+
+  lab08::LoopState split = before;
+  split.copies[0].threshold = 450;
+  split.copies[0].split = 7;
+  split.copies[1].near_count = 0;
+  split.copies[1].far_min = kInf;
+  split.copies[2].far_count = 0;
+  split.splits = 5;
+  const std::string split_input = "launch 5, a split to threshold 450; " + std::string(kMidRunState);
+  expect_loop_state(lab08::checkpoint_next_launch(before, 5, 450, false, true), before, split, split_input);
+}
+
+// Task 6 on mid_run_state(), idle launches. Launch 6 (own state copy 0:
+// threshold 100, split 4) finds both lists empty: copy 1 gets threshold 100
+// and split 4, copy 2's near count and far_min are emptied, nothing is
+// counted, and done_launch 0 -> 6: the host ends the run. Launch 7, idle
+// too, with done_launch already 6: done_launch stays 6 (copy 2 gets copy 1's
+// threshold and split, copy 0 is emptied).
+TEST(Checkpoint, FirstIdleLaunchEndsTheRun) {
+  SSSP_REQUIRE_GPU();
+  constexpr dist_t kInf = sssp::kInfinity;
+  const lab08::LoopState before = mid_run_state();
+  lab08::LoopState first = before;
+  first.copies[1].threshold = 100;
+  first.copies[1].split = 4;
+  first.copies[2].near_count = 0;
+  first.copies[2].far_min = kInf;
+  first.done_launch = 6;
+  expect_loop_state(lab08::checkpoint_next_launch(before, 6, 100, false, false), before, first,
+                    "launch 6, idle (both lists empty), done_launch 0; " + std::string(kMidRunState));
+
+  lab08::LoopState ended = before;
+  ended.done_launch = 6;
+  lab08::LoopState second = ended;
+  second.copies[2].threshold = 200;
+  second.copies[2].split = 5;
+  second.copies[0].near_count = 0;
+  second.copies[0].far_min = kInf;
+  expect_loop_state(lab08::checkpoint_next_launch(ended, 7, 200, false, false), ended, second,
+                    "launch 7, idle, done_launch already 6; " + std::string(kMidRunState));
 }
 
 // The performance item (rubric "perf", docs/design/perf-grading.md): the

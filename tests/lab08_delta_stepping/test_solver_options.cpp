@@ -121,6 +121,16 @@ TEST(Lab08Checkpoints, RefuseBadInputsBeforeAnyGpuWork) {
     (void)checkpoint_split(dist, {1, 4}, 0, 10);
   });
   expect_input_error("split: far item 1 twice", "twice", [&] { (void)checkpoint_split(dist, {1, 1}, 0, 10); });
+  lab08::LoopState two_copies;
+  two_copies.copies.resize(2);
+  expect_input_error("next launch: 2 copies of the loop state", "copies",
+                     [&] { (void)lab08::checkpoint_next_launch(two_copies, 1, 10, true, false); });
+  lab08::LoopState state;
+  state.copies.resize(lab08::kLoopCopies);
+  expect_input_error("next launch: launch 0", "numbered from 1",
+                     [&] { (void)lab08::checkpoint_next_launch(state, 0, 10, true, false); });
+  expect_input_error("next launch: a near round and a split at once", "not both",
+                     [&] { (void)lab08::checkpoint_next_launch(state, 1, 10, true, true); });
 }
 
 }  // namespace

@@ -1017,6 +1017,17 @@ lab08::LoopState mid_run_state() {
   return s;
 }
 
+// `s` as every launch leaves it, whatever kind it is: copy `next` holds
+// `threshold` and `split`, and copy `emptied`'s near count and far_min are
+// empty (the tests name both copies by hand).
+lab08::LoopState with_next_copy(lab08::LoopState s, unsigned next, dist_t threshold, unsigned split, unsigned emptied) {
+  s.copies[next].threshold = threshold;
+  s.copies[next].split = split;
+  s.copies[emptied].near_count = 0;
+  s.copies[emptied].far_min = sssp::kInfinity;
+  return s;
+}
+
 // Task 6 on mid_run_state(). A near round, launch 4 (its own state is copy
 // 1: threshold 200, split 5): copy 2 gets threshold 200 and split 5, its
 // far_min (301) and near count (30) are the blocks' and stay; copy 0's near
@@ -1027,23 +1038,14 @@ lab08::LoopState mid_run_state() {
 // launch number would say copy 1); splits 4 -> 5.
 TEST(Checkpoint, NextLaunchAfterANearRoundOrASplit) {
   SSSP_REQUIRE_GPU();
-  constexpr dist_t kInf = sssp::kInfinity;
   const lab08::LoopState before = mid_run_state();
 
-  lab08::LoopState near_round = before;
-  near_round.copies[2].threshold = 200;
-  near_round.copies[2].split = 5;
-  near_round.copies[0].near_count = 0;
-  near_round.copies[0].far_min = kInf;
+  lab08::LoopState near_round = with_next_copy(before, 2, 200, 5, 0);
   near_round.near_rounds = 6;
   const std::string near_input = "launch 4, a near round under threshold 200; " + std::string(kMidRunState);
   expect_loop_state(lab08::checkpoint_next_launch(before, 4, 200, true, false), before, near_round, near_input);
 
-  lab08::LoopState split = before;
-  split.copies[0].threshold = 450;
-  split.copies[0].split = 7;
-  split.copies[1].near_count = 0;
-  split.copies[1].far_min = kInf;
+  lab08::LoopState split = with_next_copy(before, 0, 450, 7, 1);
   split.copies[2].far_count = 0;
   split.splits = 5;
   const std::string split_input = "launch 5, a split to threshold 450; " + std::string(kMidRunState);
@@ -1058,24 +1060,15 @@ TEST(Checkpoint, NextLaunchAfterANearRoundOrASplit) {
 // threshold and split, copy 0 is emptied).
 TEST(Checkpoint, FirstIdleLaunchEndsTheRun) {
   SSSP_REQUIRE_GPU();
-  constexpr dist_t kInf = sssp::kInfinity;
   const lab08::LoopState before = mid_run_state();
-  lab08::LoopState first = before;
-  first.copies[1].threshold = 100;
-  first.copies[1].split = 4;
-  first.copies[2].near_count = 0;
-  first.copies[2].far_min = kInf;
+  lab08::LoopState first = with_next_copy(before, 1, 100, 4, 2);
   first.done_launch = 6;
   expect_loop_state(lab08::checkpoint_next_launch(before, 6, 100, false, false), before, first,
                     "launch 6, idle (both lists empty), done_launch 0; " + std::string(kMidRunState));
 
   lab08::LoopState ended = before;
   ended.done_launch = 6;
-  lab08::LoopState second = ended;
-  second.copies[2].threshold = 200;
-  second.copies[2].split = 5;
-  second.copies[0].near_count = 0;
-  second.copies[0].far_min = kInf;
+  const lab08::LoopState second = with_next_copy(ended, 2, 200, 5, 0);
   expect_loop_state(lab08::checkpoint_next_launch(ended, 7, 200, false, false), ended, second,
                     "launch 7, idle, done_launch already 6; " + std::string(kMidRunState));
 }

@@ -274,9 +274,9 @@ inline constexpr unsigned kLocalSlots = 4096;
 /// complete (checkpoint_chunk_end). Every other part of the state is the
 /// harness's: slot i of the block's list holds i, each part's popped count is
 /// min(pushed, part size) (the list is drained), every worker's word is
-/// kIdleWord if its idle bit is set, else a chunk (this block's: `chunk`),
-/// and Work starts at 0, to which thread t adds {expansions 1, repeats t % 2,
-/// local t % 3 == 0, arcs t + 1}.
+/// kIdleWord if its idle bit is set, else a chunk (this block's: `bucket`,
+/// `start`, `count`), and Work starts at 0, to which thread t adds
+/// {expansions 1, repeats t % 2, local t % 3 == 0, arcs t + 1}.
 struct ChunkEndState {
   unsigned threads = 256;           ///< The block's threads: a multiple of 32, 32 to 1024.
   unsigned local_items = 4096;      ///< Run::local_items, 0 to 4096: each part has ceil(local_items / 32) slots.

@@ -43,9 +43,10 @@ struct ChunkEndArgs {
 };
 
 // One worker block: its list and counters as a drained chunk leaves them,
-// then report_chunk_complete, then the list back to the host.
-__global__ void chunk_end_kernel(const __grid_constant__ Run r, const __grid_constant__ ChunkEndArgs a,
-                                 vertex_t* local_out) {
+// then report_chunk_complete, then the list back to the host. Launch
+// bounds: blocks of up to 1024 threads must get their registers.
+__global__ void __launch_bounds__(1024)
+    chunk_end_kernel(const __grid_constant__ Run r, const __grid_constant__ ChunkEndArgs a, vertex_t* local_out) {
   __shared__ WorkerStorage storage;
   const unsigned part = (r.local_items + kSubLists - 1) / kSubLists;
   for (unsigned i = threadIdx.x; i < kLocal; i += blockDim.x) storage.local[i] = i;

@@ -23,9 +23,10 @@
 // chunk (task 4) and keeps improvements that fall in the same bucket in a
 // list in shared memory, which its warps expand as soon as they are pushed,
 // with no barrier and no trip through the queue; then it reports the chunk
-// complete (task 6): fences, adds the chunk to the bucket's cwc and goes idle.
-// The head bucket retires when read == resv == cwc (task 7); every few
-// retirements the manager may move delta (task 5).
+// complete (task 6, in chunk_tasks.cuh): fences, adds the chunk to the
+// bucket's cwc and goes idle. The head bucket retires when read == resv ==
+// cwc (task 7, in chunk_tasks.cuh); every few retirements the manager may
+// move delta (task 5).
 //
 // Why the answer is right: a distance only drops, by atomicMin, to a real
 // path length, and whoever lowers dist[w] makes sure w is expanded later at
@@ -53,6 +54,7 @@
 
 #include "lab09.hpp"
 #include "policy.cuh"
+#include "chunk_tasks.cuh"
 #include "queue.cuh"
 #include "sssp/cuda/atomics.cuh"
 #include "sssp/cuda/check.cuh"
@@ -72,75 +74,17 @@ using sssp::cuda::DeviceBuffer;
 using sssp::cuda::load_dist;
 namespace cg = cooperative_groups;
 
-constexpr unsigned kBlock = 256;         // a worker block: one item per thread at a time
 constexpr unsigned kMaxWorkers = 1024;   // the manager's idle bitmap: 32 lanes x 32 bits
 constexpr unsigned kTrace = 4096;        // delta decisions kept
-constexpr unsigned kLocal = 4096;        // a worker's list of same-bucket improvements, per chunk
-constexpr unsigned kSubLists = 32;       // the list's parts, by distance, nearest first (one per lane)
 constexpr unsigned kWarpDegree = 32;     // items of higher out-degree are expanded by a whole warp
 constexpr unsigned kBlockDegree = 1024;  // and of higher still, by the whole block
-constexpr unsigned kHubs = 32;           // such items one expand() sets aside; more go to their warps
 constexpr unsigned kAheadPages = 2;      // pages mapped to a bucket past its reservations
-constexpr unsigned kSwitchesPerDecision = 8;
 constexpr dist_t kDynamicRange = 16;     // a dynamic delta stays within [delta / 16, delta x 16]
-constexpr unsigned long long kIdle = 0;  // assignment word: nothing to do
-constexpr unsigned long long kExit = 2;  // assignment word: leave (an even value, never a chunk)
-
-// A chunk of a bucket, as one 64-bit assignment word: the manager writes it
-// with one store and a worker reads it with one load. Bit 0 is set, so that
-// no chunk reads as kIdle or kExit.
-struct Assignment {
-  unsigned bucket;  // below kBuckets: bits 1 to 7
-  unsigned start;   // the chunk's first slot in the bucket: bits 32 to 63
-  unsigned count;   // its slots, at most kBlock: bits 8 to 31
-};
-static_assert(kBuckets <= 128 && (kBuckets & (kBuckets - 1)) == 0 && kBlock < (1u << 24),
-              "a chunk's bucket (masked with kBuckets - 1) and count fit their bits");
-
-// The word for chunk `a`.
-__host__ __device__ constexpr unsigned long long encode_assignment(const Assignment& a) {
-  return (static_cast<unsigned long long>(a.start) << 32) | (static_cast<unsigned long long>(a.count) << 8) |
-         (a.bucket << 1) | 1ull;
-}
-
-// The chunk of a word that is neither kIdle nor kExit.
-__host__ __device__ constexpr Assignment decode_assignment(unsigned long long word) {
-  return Assignment{static_cast<unsigned>(word >> 1) & (kBuckets - 1), static_cast<unsigned>(word >> 32),
-                    static_cast<unsigned>(word >> 8) & 0xFFFFFF};
-}
 
 // A bucket's counters are 32 bits for the whole run (buckets are reused as
 // the head rotates): past this many reservations in one bucket the run stops
 // with an error instead of wrapping around.
 constexpr unsigned kMaxReservations = 0xFFFFFFFFu - (1u << 20);
-
-// A thread's share of Work within one chunk: 32 bits are plenty there, and
-// registers are what decide how many worker blocks fit on an SM.
-struct ChunkWork {
-  unsigned expansions;
-  unsigned repeats;
-  unsigned local;
-  unsigned arcs;
-};
-
-// A worker block's list of same-bucket improvements, in shared memory: its
-// warps push and pop at the same time. The chunk's bucket is cut into
-// kSubLists equal ranges of distance, each with its own part of the slots, and
-// warps pop from the nearest part that holds items: an item improved again
-// while it waits is then more often expanded once, at the better distance,
-// rather than twice. A
-// slot is used once per chunk, so a popped slot is never overwritten while
-// its reader waits for it.
-constexpr vertex_t kUnwritten = 0xFFFFFFFFu;  // a slot reserved but not yet written
-struct LocalList {
-  vertex_t* items;   // kSubLists parts of `part` slots each, kUnwritten until written
-  unsigned* pushed;  // per part: slots reserved (may pass `part`: those items went elsewhere)
-  unsigned* popped;  // per part: slots taken by a warp
-  unsigned* full;    // bit p: part p was found full
-  unsigned part;     // slots per part this chunk: local_items / kSubLists, rounded up
-  dist_t lo;         // the chunk bucket's first distance
-  dist_t width;      // distances per part (the last part also takes every offer past it)
-};
 
 // Keeps w, improved to `offer`, in the block's list: in the part of its
 // distance, or if that is full the nearest one above with room. False if
@@ -251,13 +195,6 @@ __device__ void expand_arcs(const Run& r, const Chunk& c, const LocalList& local
     relax_and_route(r, c, local, r.targets[e], dv + r.weights[e]);
   }
 }
-
-// An item of more than kBlockDegree arcs, set aside for the whole block.
-struct Hub {
-  vertex_t v;
-  dist_t dv;
-  edge_t begin, end;
-};
 
 // A worker block's hubs set aside by expand(), in shared memory.
 struct HubList {
@@ -422,97 +359,6 @@ __device__ void expand_local(const Run& r, const Chunk& c, const LocalList& loca
   }
 }
 
-// Adds a block's per-thread counters into `total`, one atomic per counter per warp.
-__device__ void add_work(Work* total, const ChunkWork& mine) {
-  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const auto sum = [&](unsigned x) {
-    return static_cast<unsigned long long>(cg::reduce(warp, x, cg::plus<unsigned>()));
-  };
-  const unsigned long long expansions = sum(mine.expansions);
-  const unsigned long long repeats = sum(mine.repeats);
-  const unsigned long long local = sum(mine.local);
-  const unsigned long long arcs = sum(mine.arcs);
-  if (warp.thread_rank() == 0 && expansions != 0) {
-    atomicAdd(&total->expansions, expansions);
-    atomicAdd(&total->repeats, repeats);
-    atomicAdd(&total->local, local);
-    atomicAdd(&total->arcs, arcs);
-  }
-}
-
-// A worker block's shared memory.
-struct WorkerStorage {
-  vertex_t local[kLocal];                         // LocalList::items
-  Hub hubs[kHubs];                                // HubList::items
-  unsigned long long word;                        // this chunk's assignment word, as thread 0 read it (kIdle: none yet)
-  unsigned pushed[kSubLists], popped[kSubLists];  // LocalList::pushed and popped
-  unsigned full;                                  // LocalList::full
-  unsigned expanded;                              // expand_local's count of expanded slots
-  unsigned hub_count;                             // HubList::count
-};
-
-// Task 6: the worker's completion protocol. Called by the whole block once
-// chunk `chunk` of bucket chunk.bucket (its slots in pool page `page`) is
-// expanded: after the barrier that follows expand_local, so every warp is
-// back, the block's list is drained and nothing of this chunk pushes any
-// more. `work` is this thread's share of the chunk's counters. Thread 0 polls
-// the block's assignment word again right after the call.
-//
-// The contract. On return the chunk counts as complete, and this block is
-// idle and ready for a new one:
-//  - the local list's slots this chunk used (min(pushed[p], local.part) in
-//    part p) are kUnwritten again, for the next chunk's pops, and the
-//    block's counters are added to r.work (add_work);
-//  - bucket chunk.bucket's cwc and the page's page_done have each grown by
-//    chunk.count, once, and only once every push any thread of this block
-//    made for this chunk (each reserved in some bucket's resv) is visible to
-//    whoever sees the new cwc: no item is lost when the manager takes
-//    read == resv == cwc for an empty head bucket (task 7), and the page
-//    goes back to the pool only once nobody reads it (page_done);
-//  - the block's assignment word is kIdle, and only then is its idle bit set
-//    in r.idle_map: a set bit tells the manager "idle, my word is kIdle",
-//    and the manager writes a new chunk only into the word of a worker whose
-//    bit it saw;
-//  - thread 0 no longer reads the finished chunk in its word (kIdle, or
-//    already the manager's next word): the given poll stops the run with an
-//    error naming this task if it meets the finished chunk again.
-// Nobody waits here for anything but the block's own barrier.
-//
-// Be ready to argue: which fence makes the pushes of the block's other warps
-// (not only thread 0's) visible before cwc, and what carries them to the
-// thread that fences? What could a manager that saw cwc == resv before one of
-// those pushes do to the answer? Why must the word be kIdle before the
-// manager can see the bit, and what would a late kIdle store erase? Why may
-// the list's slots be reset only after every warp is back, and what keeps
-// thread 0 from zeroing `pushed` for the next chunk while another thread
-// still reads it here? (The handout's "A chunk's end (task 6)".)
-__device__ __forceinline__ void report_chunk_complete(const Run& r, unsigned id, WorkerStorage& storage,
-                                                      const LocalList& local, const ChunkWork& work,
-                                                      const Assignment& chunk, unsigned page) {
-  // BEGIN SOLUTION task 6: the worker's completion protocol
-  for (unsigned part = 0; part < kSubLists; ++part) {  // the used slots back to unwritten, for the next chunk
-    const unsigned used = min(storage.pushed[part], local.part);
-    for (unsigned i = threadIdx.x; i < used; i += blockDim.x) storage.local[part * local.part + i] = kUnwritten;
-  }
-  add_work(r.work, work);
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();  // every push of this block (reserved in resv) before the chunk counts as complete
-    atomicAdd(&r.buckets[chunk.bucket].cwc, chunk.count);
-    atomicAdd(&r.page_done[page], chunk.count);
-    store_relaxed(&r.assignment[id], kIdle);
-    __threadfence();  // the word is kIdle before the manager can see the idle bit
-    atomicOr(&r.idle_map[id / 32], 1u << (id % 32));
-  }
-  // SKELETON
-  // // TODO(task 6): meet the contract above, and be ready to argue it (the
-  // // questions above). Given: add_work, store_relaxed, the LocalList's
-  // // counters in `storage`. Add no barrier or fence the argument does not
-  // // need: this runs once per chunk, on the path of every chunk.
-  // SSSP_DEVICE_TODO(9, 6, "the worker's completion protocol");
-  // END SOLUTION
-}
-
 // A worker block: waits for a chunk, expands it and the same-bucket
 // improvements it leads to (up to local_items of them in its own list),
 // publishes the rest, reports the chunk complete, and goes idle again; until
@@ -607,28 +453,6 @@ struct LaneBucket {
   unsigned read;    // handed out (written to Bucket::read only at the end, for the host)
   unsigned freed;   // the pages below it are back in the pool
   unsigned mapped;  // the pages below it are mapped (the value of r.mapped[L])
-};
-
-// What one pass loads of the workers' counters, lane L's.
-struct PassCounts {
-  unsigned idle_bits;  // bit i: worker 32L + i is idle, its word kIdle
-  unsigned cwc;        // bucket L's completed slots, loaded before resv
-  unsigned resv;       // bucket L's reserved slots
-};
-
-// Where the queue stands, the same in every lane (the workers read it from
-// Control).
-struct QueuePosition {
-  unsigned head;                // the head bucket
-  dist_t head_lo;               // its first distance
-  dist_t delta;                 // every bucket's width
-  unsigned long long switches;  // head switches so far
-};
-
-// Work's counters at the delta controller's last decision.
-struct DeltaHistory {
-  unsigned long long expansions;
-  unsigned long long repeats;
 };
 
 // The watchdog's last sign of progress and when it changed.
@@ -850,57 +674,6 @@ __device__ __forceinline__ dist_t adapt_delta(const Run& r, const cg::thread_blo
     if (t < kTrace) r.trace[t] = TraceEntry{pass, signal, delta, held_total, open_used};
   }
   return delta;
-}
-
-// Task 7: the retirement of the head bucket. Called by the manager's whole
-// warp once a pass, after hand_out; lane L holds bucket L's counters of this
-// pass (n.cwc, loaded before n.resv, and read, its handed-out end after this
-// pass's plan). Every lane holds the same `position`.
-//
-// The contract. On return, in every lane alike: while the head bucket is
-// empty and some bucket is not, the head has moved on to the next bucket,
-// head_lo by one delta (the emptied bucket becomes the last, delta further
-// out than the one before it), and position.switches has counted the move.
-// A bucket is empty when read == resv == cwc in this pass's counters: every
-// slot reserved in it handed out, and every one of those expanded. With
-// every bucket empty the head stays where it is: the queue holds nothing,
-// and the run is about to end (is_quiet). With r.dynamic_delta, every
-// kSwitchesPerDecision-th switch (counted over the run) decides delta again,
-// adapt_delta (task 5 inside), from that switch on; without it delta never
-// moves. Never more than one full turn of the queue in one pass, and wait
-// for nothing: the manager must never block.
-//
-// Be ready to argue: why is read == resv not enough to retire the head, and
-// why must cwc be loaded before resv (load_counts) for a chunk of the head
-// still in flight to keep it? What may such a chunk push, and where would it
-// go once the head had moved on? Retiring too early, or a worker's stale view
-// of the head, costs order (work expanded at too large a distance, then again)
-// but never an answer: why? And what happens to the run if the head waits at
-// a bucket that will never be handed anything? (The handout's "Retiring the
-// head (task 7)".)
-__device__ __forceinline__ void retire_empty_head_buckets(const Run& r, const cg::thread_block_tile<32>& warp,
-                                                          unsigned lane, const PassCounts& n, unsigned read,
-                                                          unsigned held_total, unsigned open_used,
-                                                          unsigned long long pass, QueuePosition& position,
-                                                          DeltaHistory& seen) {
-  // BEGIN SOLUTION task 7: the retirement of the head bucket
-  const bool empty = read == n.resv && n.cwc == n.resv;
-  const unsigned empties = __ballot_sync(0xFFFFFFFF, empty);
-  for (unsigned rot = 0; rot < kBuckets && ((empties >> position.head) & 1) && empties != 0xFFFFFFFF; ++rot) {
-    position.head = (position.head + 1) % kBuckets;
-    position.head_lo += position.delta;
-    ++position.switches;
-    if (r.dynamic_delta && position.switches % kSwitchesPerDecision == 0) {
-      position.delta = adapt_delta(r, warp, lane, position, n, read, held_total, open_used, pass, seen);
-    }
-  }
-  // SKELETON
-  // // TODO(task 7): meet the contract above with one warp vote (every lane
-  // // must take the same decisions), and be ready to argue it (the questions
-  // // above). Given: adapt_delta (call it from the whole warp), kBuckets,
-  // // kSwitchesPerDecision.
-  // SSSP_DEVICE_TODO(9, 7, "the retirement of the head bucket");
-  // END SOLUTION
 }
 
 // The queue's position for the workers' next chunks. Relaxed: a worker with

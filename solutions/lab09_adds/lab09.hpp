@@ -256,6 +256,102 @@ inline constexpr unsigned kQueueSlotNotRead = 0xFFFFFFFEu;
 /// a GPU, sssp::NotImplemented when a skeleton's task ran.
 [[nodiscard]] QueueTrace run_queue_harness(const QueueHarnessOptions& options);
 
+// Checkpoints: given harness kernels (checkpoints.cu) that run task 6's or
+// task 7's device function, the very one the solver calls (chunk_tasks.cuh),
+// once, on state set by hand, and return what it wrote: data, checked by the
+// graded Checkpoint tests, never a verdict. Each throws sssp::InputError for
+// a state of the wrong size or out of range, sssp::CudaError without a GPU,
+// and sssp::NotImplemented while its task is the skeleton's stub.
+
+/// An idle worker's assignment word (kIdle in the kernel): nothing to do.
+inline constexpr unsigned long long kIdleWord = 0;
+/// A slot of a worker block's local list that holds no item (kUnwritten in the kernel).
+inline constexpr vertex_t kUnwrittenSlot = 0xFFFFFFFFu;
+/// Slots of a worker block's local list: 32 parts of ceil(local_items / 32) slots.
+inline constexpr unsigned kLocalSlots = 4096;
+
+/// What task 6's checkpoint sets before one worker block reports its chunk
+/// complete (checkpoint_chunk_end). Every other part of the state is the
+/// harness's: slot i of the block's list holds i, each part's popped count is
+/// min(pushed, part size) (the list is drained), every worker's word is
+/// kIdleWord if its idle bit is set, else a chunk (this block's: `bucket`,
+/// `start`, `count`), and Work starts at 0, to which thread t adds
+/// {expansions 1, repeats t % 2, local t % 3 == 0, arcs t + 1}.
+struct ChunkEndState {
+  unsigned threads = 256;           ///< The block's threads: a multiple of 32, 32 to 1024.
+  unsigned local_items = 4096;      ///< Run::local_items, 0 to 4096: each part has ceil(local_items / 32) slots.
+  std::vector<unsigned> pushed;     ///< Per part (32 entries): slots reserved this chunk; may pass the part's size.
+  unsigned workers = 1;             ///< Worker blocks, 1 to 1024.
+  unsigned id = 0;                  ///< This block's worker id, below `workers`.
+  unsigned bucket = 0;              ///< The chunk's bucket, below 32.
+  unsigned start = 0;               ///< The chunk's first slot in its bucket.
+  unsigned count = 1;               ///< The chunk's slots, 1 to 256.
+  unsigned page = 0;                ///< The chunk's page, below page_done.size().
+  std::vector<unsigned> cwc;        ///< Each bucket's cwc (32 entries).
+  std::vector<unsigned> page_done;  ///< Each page's expanded slots (1 to 64 pages).
+  /// The idle bitmap (32 words, bit w of word w / 32 for worker w): bits of
+  /// workers below `workers` only, and not this block's (the manager cleared
+  /// it when it handed the chunk out).
+  std::vector<unsigned> idle_map;
+};
+
+/// What report_chunk_complete (task 6) left, called once by the whole block.
+struct ChunkEndCheckpoint {
+  std::vector<vertex_t> local;                   ///< The block's 4096 list slots (slot i held i before).
+  std::vector<unsigned> cwc;                     ///< Each bucket's cwc.
+  std::vector<unsigned> page_done;               ///< Each page's expanded slots.
+  std::vector<unsigned> idle_map;                ///< The idle bitmap.
+  std::vector<unsigned long long> words_before;  ///< Each worker's assignment word before the call.
+  std::vector<unsigned long long> words;         ///< Each worker's assignment word after it.
+  unsigned long long expansions = 0;             ///< Work::expansions (0 before).
+  unsigned long long repeats = 0;                ///< Work::repeats (0 before).
+  unsigned long long local_expansions = 0;       ///< Work::local (0 before).
+  unsigned long long arcs = 0;                   ///< Work::arcs (0 before).
+};
+
+/// Task 6 alone: one block of `state.threads` threads, after its chunk and
+/// list are done, calls report_chunk_complete once.
+[[nodiscard]] ChunkEndCheckpoint checkpoint_chunk_end(const ChunkEndState& state);
+
+/// What task 7's checkpoint sets before the manager's warp retires head
+/// buckets (checkpoint_retire_head): one pass's counters and the position.
+struct HeadState {
+  std::vector<unsigned> resv;       ///< Per bucket (32 entries): slots reserved (PassCounts::resv).
+  std::vector<unsigned> read;       ///< Per bucket: slots handed out, this pass's plan included.
+  std::vector<unsigned> cwc;        ///< Per bucket: slots expanded, at most `read`.
+  unsigned head = 0;                ///< The head bucket, below 32.
+  dist_t head_lo = 0;               ///< Its first distance.
+  dist_t delta = 1;                 ///< Every bucket's width, at least 1.
+  unsigned long long switches = 0;  ///< Head switches so far in the run.
+  bool dynamic_delta = false;       ///< Run::dynamic_delta.
+  /// What the harness's adapt_delta (a stand-in for the solver's, which asks
+  /// next_delta, task 5) returns at its first, second, ... call; past the
+  /// list it keeps delta. At most 64 entries, each at least 1.
+  std::vector<dist_t> decisions;
+};
+
+/// One call of the harness's adapt_delta: the position it was given.
+struct HeadDecision {
+  unsigned lanes = 0;               ///< The lanes that made this call (bit L: lane L); the whole warp: all 32.
+  unsigned head = 0;                ///< Lane 0's position at the call: the head,
+  dist_t head_lo = 0;               ///< its first distance,
+  dist_t delta = 0;                 ///< delta,
+  unsigned long long switches = 0;  ///< and the switches so far.
+};
+
+/// What retire_empty_head_buckets (task 7) left, called once by one warp.
+struct HeadCheckpoint {
+  std::vector<unsigned> head;                ///< Per lane (32 entries): position.head after the call.
+  std::vector<dist_t> head_lo;               ///< Per lane: position.head_lo.
+  std::vector<dist_t> delta;                 ///< Per lane: position.delta.
+  std::vector<unsigned long long> switches;  ///< Per lane: position.switches.
+  std::vector<HeadDecision> decisions;       ///< Every call of adapt_delta, in order (the first 64).
+};
+
+/// Task 7 alone: one warp, lane L holding bucket L's counters of `state`,
+/// calls retire_empty_head_buckets once, with the harness's adapt_delta.
+[[nodiscard]] HeadCheckpoint checkpoint_retire_head(const HeadState& state);
+
 /// ADDS on the GPU. The constructor copies the graph once and allocates the
 /// queue's page pool; run() solves from one source in one cooperative launch.
 class AddsSssp {

@@ -18,7 +18,7 @@
 namespace lab09 {
 namespace {
 
-SSSP_DEVICE_TODO_STATE_IN(9, {4, "adds.cu"}, {6, "adds.cu"}, {7, "adds.cu"});
+SSSP_DEVICE_TODO_STATE_IN(9, {4, "adds.cu"}, {6, "chunk_tasks.cuh"}, {7, "chunk_tasks.cuh"});
 
 using sssp::edge_t;
 using sssp::weight_t;

@@ -1,6 +1,7 @@
 // Lab 09's API across the worker boundary (tests/support/rpc/api.hpp): the
 // worker serves the student's policy (bucket_of and next_delta, the host
-// versions of policy.cuh), the queue harness (tasks 2 and 3 alone) and solver; the graded tests call them here.
+// versions of policy.cuh), the queue harness (tasks 2 and 3 alone), the
+// checkpoints (tasks 6 and 7 alone) and the solver; the graded tests call them here.
 #include <vector>
 
 #include "lab09.hpp"
@@ -25,6 +26,19 @@ inline auto rpc_fields(QueueTrace& t) {
   return std::tie(t.capacity, t.resv, t.read_end, t.slots, t.read_items, t.counts, t.scan_bucket, t.scan_from,
                   t.scan_end, t.scan_resv, t.scans, t.timed_out);
 }
+inline auto rpc_fields(ChunkEndState& s) {
+  return std::tie(s.threads, s.local_items, s.pushed, s.workers, s.id, s.bucket, s.start, s.count, s.page, s.cwc,
+                  s.page_done, s.idle_map);
+}
+inline auto rpc_fields(ChunkEndCheckpoint& c) {
+  return std::tie(c.local, c.cwc, c.page_done, c.idle_map, c.words_before, c.words, c.expansions, c.repeats,
+                  c.local_expansions, c.arcs);
+}
+inline auto rpc_fields(HeadState& s) {
+  return std::tie(s.resv, s.read, s.cwc, s.head, s.head_lo, s.delta, s.switches, s.dynamic_delta, s.decisions);
+}
+inline auto rpc_fields(HeadDecision& d) { return std::tie(d.lanes, d.head, d.head_lo, d.delta, d.switches); }
+inline auto rpc_fields(HeadCheckpoint& c) { return std::tie(c.head, c.head_lo, c.delta, c.switches, c.decisions); }
 inline auto rpc_fields(AddsStats& s) {
   return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published, s.final_delta);
 }
@@ -38,6 +52,8 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab09::bucket_of", &lab09::bucket_of);
   registry.function("lab09::next_delta", &lab09::next_delta);
   registry.function("lab09::run_queue_harness", &lab09::run_queue_harness);
+  registry.function("lab09::checkpoint_chunk_end", &lab09::checkpoint_chunk_end);
+  registry.function("lab09::checkpoint_retire_head", &lab09::checkpoint_retire_head);
   registry.constructor<AddsSssp, const lab09::CsrGraph&, lab09::AddsOptions>("lab09::AddsSssp");
   registry.method("lab09::AddsSssp::run", &AddsSssp::run);
   registry.method("lab09::AddsSssp::delta", &AddsSssp::delta);
@@ -61,6 +77,14 @@ dist_t next_delta(const DeltaSignal& signal, const DeltaBounds& bounds) {
 
 QueueTrace run_queue_harness(const QueueHarnessOptions& options) {
   return sssp::rpc::call(&run_queue_harness, "lab09::run_queue_harness", options);
+}
+
+ChunkEndCheckpoint checkpoint_chunk_end(const ChunkEndState& state) {
+  return sssp::rpc::call(&checkpoint_chunk_end, "lab09::checkpoint_chunk_end", state);
+}
+
+HeadCheckpoint checkpoint_retire_head(const HeadState& state) {
+  return sssp::rpc::call(&checkpoint_retire_head, "lab09::checkpoint_retire_head", state);
 }
 
 struct AddsSssp::Impl {

@@ -139,4 +139,59 @@ TEST(Lab09Options, QueueHarnessRefusesBadOptions) {
   expect_harness_refused(o, "segment counts");
 }
 
+// The checkpoints of tasks 6 and 7 (given code) refuse a state out of range
+// before any GPU work, naming the field: a bad test input never reaches the
+// student's code, nor a GPU as garbage.
+TEST(Lab09Options, CheckpointsRefuseBadStates) {
+  const auto expect_state_refused = [](const auto& call, const std::string& names, const std::string& what) {
+    try {
+      call();
+      FAIL() << what << " was accepted";
+    } catch (const sssp::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
+          << what << ": the message must name " << names << ", it was: " << e.what();
+    }
+  };
+  lab09::ChunkEndState chunk;
+  chunk.pushed.assign(32, 0);
+  chunk.cwc.assign(lab09::kBuckets, 0);
+  chunk.page_done.assign(1, 0);
+  chunk.idle_map.assign(32, 0);
+  const auto end_chunk = [](const lab09::ChunkEndState& s) { return [s] { (void)lab09::checkpoint_chunk_end(s); }; };
+  lab09::ChunkEndState bad = chunk;
+  bad.threads = 100;
+  expect_state_refused(end_chunk(bad), "threads", "a block of 100 threads");
+  bad = chunk;
+  bad.pushed.resize(31);
+  expect_state_refused(end_chunk(bad), "pushed", "31 parts");
+  bad = chunk;
+  bad.workers = 4;
+  bad.id = 4;
+  expect_state_refused(end_chunk(bad), "worker id", "worker 4 of 4");
+  bad = chunk;
+  bad.page = 1;
+  expect_state_refused(end_chunk(bad), "page", "page 1 of 1");
+  bad = chunk;
+  bad.idle_map[0] = 1;
+  expect_state_refused(end_chunk(bad), "idle bit", "the block's own idle bit set while it has a chunk");
+
+  lab09::HeadState head;
+  head.resv.assign(lab09::kBuckets, 0);
+  head.read.assign(lab09::kBuckets, 0);
+  head.cwc.assign(lab09::kBuckets, 0);
+  const auto retire = [](const lab09::HeadState& s) { return [s] { (void)lab09::checkpoint_retire_head(s); }; };
+  lab09::HeadState bad_head = head;
+  bad_head.head = lab09::kBuckets;
+  expect_state_refused(retire(bad_head), "head", "head bucket 32");
+  bad_head = head;
+  bad_head.delta = 0;
+  expect_state_refused(retire(bad_head), "delta", "delta 0");
+  bad_head = head;
+  bad_head.cwc[3] = 1;
+  expect_state_refused(retire(bad_head), "cwc of bucket 3", "more slots expanded than handed out");
+  bad_head = head;
+  bad_head.decisions.assign(65, 1);
+  expect_state_refused(retire(bad_head), "decisions", "65 scripted decisions");
+}
+
 }  // namespace

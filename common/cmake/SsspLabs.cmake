@@ -112,6 +112,9 @@ function(sssp_add_lab lab kind)
         $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-parameter -Wno-unused-function>
         $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter,-Wno-unused-function --diag-suppress=177>)
     endif()
+    if(SSSP_WORKERS_ONLY)
+      continue()  # the bench programs link the reference, which a worker build does not have
+    endif()
     foreach(program IN LISTS ARG_PROGRAMS)
       get_filename_component(stem "${program}" NAME_WE)
       string(REPLACE "_" "-" exe "${stem}")

@@ -7,13 +7,16 @@ test report, rewriting it at exit, a GoogleTest listener, calling or
 replacing the course's reference solver, #including a solution or a hidden
 graph, reading secrets, leaving a process behind, editing the course's
 files, spinning, exiting early, printing pass lines, killing processes,
-faking the clock. For a lab, each attack is appended to the lab's first
-source file a student edits (the skeleton's, so the honest share is 0) and
-graded with tests/grade.py --submission through the isolated path. Passes
-when every attack scores exactly 0, the reports show none of the secrets
-(a solution's code, a hidden graph's text, an environment variable of the
-grader), no process it started is left, and the course's files are as
-they were.
+faking the clock, #including the course's reference by a relative or
+absolute path. For a lab, each attack is appended to the lab's first
+source file a student edits (the skeleton's, so the honest share is 0), or,
+when its first line is `// @REPLACES@ FILE`, is the whole of FILE (a
+submission that would earn points if the attack worked); each is graded
+with tests/grade.py --submission through the isolated path. Passes when
+every attack scores exactly 0, the reports show none of the secrets (a
+solution's code, a hidden graph's text, an environment variable of the
+grader) and say what each `// @REPORT-SAYS@ TEXT` line of the attack asks,
+no process it started is left, and the course's files are as they were.
 
     test_attacks.py --build-dir BUILD --lab LAB [--attack NAME ...] [--timeout S]
 
@@ -93,13 +96,18 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ, SSSP_GRADER_SECRET=secret)
     before = tree_digest()
     passed = failed = 0
+    stage = Path(args.build_dir).resolve() / "isolation" / "src"  # tests/grading/build.py, WORKER_BUILD
     with tempfile.TemporaryDirectory(prefix="sssp-attacks-") as work:
         for attack in attacks:
             code = (attack.read_text().replace("@REPO@", str(REPO)).replace("@HIDDEN@", str(HIDDEN))
-                    .replace("@LAB@", args.lab).replace("@FILE@", target))
+                    .replace("@LAB@", args.lab).replace("@FILE@", target).replace("@STAGE@", str(stage)))
             submission = Path(work) / attack.stem / "submission"
             submission.mkdir(parents=True)
-            (submission / target).write_text(f"{skeleton}\n// ---- attack: {attack.stem} ----\n{code}")
+            replaced = re.match(r"// @REPLACES@ (\S+)\n", code)
+            if replaced:
+                (submission / replaced.group(1)).write_text(code)
+            else:
+                (submission / target).write_text(f"{skeleton}\n// ---- attack: {attack.stem} ----\n{code}")
             results = Path(work) / attack.stem / "results.json"
             graded = subprocess.run(
                 [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", args.build_dir, "--no-build",
@@ -118,6 +126,9 @@ def main(argv: list[str]) -> int:
             except (ValueError, KeyError):
                 problems.append("results.json is missing or was rewritten")
             shown = report + graded.stdout
+            for said in re.findall(r"^// @REPORT-SAYS@ (.+)$", code, re.M):
+                if said not in report:
+                    problems.append(f"the report does not say: {said}")
             for what, text in (("the grader's environment", secret), ("a hidden graph", HIDDEN_MARKER),
                                ("the solution's code", marker)):
                 if text and text in shown:

@@ -5,22 +5,29 @@ verifier) never loads the student's code. Every call to the lab's API goes to
 a worker process (tests/support/rpc), and the worker runs here:
 
 - bubblewrap (`bwrap`, Debian package bubblewrap): new user, PID, network,
-  IPC and UTS namespaces; the unprivileged identity nobody (65534); a
-  read-only view of the system (/usr and what links into it) and of the
-  worker program alone; an empty /tmp as its only writable place and working
-  directory; no network; an environment with nothing but PATH, HOME and what
-  the CUDA driver needs; the GPU's device nodes only for a GPU lab. It dies
-  with the test process that started it, and everything it started dies with
-  it (its PID namespace).
+  IPC and UTS namespaces, and no further user namespace inside (a nested
+  one would give the code a root of its own to mount with); the
+  unprivileged identity nobody (65534); a read-only view of the system (/usr
+  and what links into it) and of the worker program alone; an empty /tmp
+  as its only writable place and working directory, and a /dev/shm of its
+  own, both capped (TMP_SIZE: a file system in memory the caps of the
+  process do not count, which would otherwise take the host's); no network;
+  an environment with nothing but PATH, HOME and what the CUDA driver needs;
+  the GPU's device nodes only for a GPU lab. It dies with the test process
+  that started it, and everything it started dies with it (its PID
+  namespace).
 - none: the worker is still its own process, so no verdict is made where the
   student's code runs, but it sees what the grader's user sees. Used only
   where bubblewrap cannot run, and said in every report; grading for a
   platform refuses it unless told otherwise.
 
 Compiling the student's code happens in the same kind of sandbox, from a
-staged copy of what a worker needs (the labs, common/, the bindings): the
-compiler sees no solutions/, no tests and no hidden graphs, so an #include
-of one fails instead of showing it.
+staged copy of what a worker needs (the labs, common/'s core, the bindings):
+the compiler sees no solutions/, no tests, no hidden graphs and none of the
+course's code that computes or checks answers (the reference solver and the
+verifier), so an #include of one fails instead of showing it. The compiler
+runs under caps of its own (COMPILE_*): time, memory per process, the size
+of every file it writes (its output included).
 """
 from __future__ import annotations
 
@@ -31,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NOBODY = "65534"
+TMP_SIZE = 256 << 20  # bytes of /tmp and of /dev/shm in a worker's sandbox
+COMPILE_TMP_SIZE = 1 << 30  # and in a compile's (nvcc keeps its intermediate files in /tmp)
 # What the worker may see of its environment: the dynamic linker's and the CUDA driver's settings.
 PASSED_ENV = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")
 WORKER_DIR = "/worker"
@@ -70,11 +79,14 @@ def _system_view() -> list[str]:
     return args
 
 
-def _common(gpu: bool, workdir: str = "/tmp") -> list[str]:
+def _common(gpu: bool, workdir: str = "/tmp", tmp_size: int = TMP_SIZE) -> list[str]:
     bwrap = shutil.which("bwrap") or "bwrap"
-    args = [bwrap, "--die-with-parent", "--new-session", "--unshare-all", "--uid", NOBODY, "--gid", NOBODY,
+    args = [bwrap, "--die-with-parent", "--new-session", "--unshare-all", "--unshare-user", "--disable-userns",
+            "--uid", NOBODY, "--gid", NOBODY,
             "--clearenv", "--setenv", "PATH", "/usr/local/cuda/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
-            *_system_view(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", workdir]
+            *_system_view(), "--proc", "/proc", "--dev", "/dev",
+            "--size", str(tmp_size), "--tmpfs", "/dev/shm", "--size", str(tmp_size), "--tmpfs", "/tmp",
+            "--chdir", workdir]
     for name in PASSED_ENV:
         if os.environ.get(name):
             args += ["--setenv", name, os.environ[name]]
@@ -135,5 +147,5 @@ def build_command(isolation: Isolation, source: Path, build: Path, command: list
     for prefix in sorted(prefixes):
         if prefix.exists() and not str(prefix).startswith("/usr/") and str(prefix) != "/usr":
             extra += ["--ro-bind", str(prefix), str(prefix)]
-    return [*_common(gpu, str(build)), *extra, "--ro-bind", str(source), str(source), "--bind", str(build),
-            str(build), *command]
+    return [*_common(gpu, str(build), COMPILE_TMP_SIZE), *extra, "--ro-bind", str(source), str(source),
+            "--bind", str(build), str(build), *command]

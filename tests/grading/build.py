@@ -2,22 +2,27 @@
 code (the test support, the hidden-graph checker and the graded test
 programs, which, graded through a worker, hold no student code). In the
 sandbox: a lab's worker from the student's files, compiled from a staged
-copy of what a worker needs (labs/, common/, the bindings; no solutions,
-tests or graphs), in a build directory of its own that a submission starts
-from pristine.
+copy of what a worker needs (labs/, common/'s core, the bindings; no
+solutions, tests, graphs, nor the reference solver and verifier: ANSWER_KEY),
+in a build directory of its own that a submission starts from pristine,
+under the compile's caps (COMPILE_*: time, memory, output).
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
+import signal
 import subprocess
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import sandbox  # tests/sandbox.py: where the student's code is compiled
 
 from . import REPO
-from .limits import cut
+from .limits import cut, limited_command
 from .model import GradingError
 
 SUPPORT_TARGET = "sssp_test_support"  # the course's code every graded test program links
@@ -71,6 +76,22 @@ def configure(build_dir: Path, data_dir: str | None, labs_dir: Path) -> None:
         raise GradingError("configuring the build failed (see the output above)")
 
 
+# The course's files that compute or check answers: never staged for a
+# worker build, so no submission can #include or link them.
+ANSWER_KEY = frozenset(Path(p) for p in ("common/src/reference.cpp", "common/src/verify.cpp",
+                                         "common/include/sssp/reference.hpp", "common/include/sssp/verify.hpp"))
+# What the sandbox of a worker build holds, for a compile error that names a file it does not.
+SANDBOX_RULE = ("the autograder compiles your code in a sandbox that holds only your lab's files, the other "
+                "labs' skeletons and the course's contract headers (common/include/sssp, without the reference "
+                "solver and the verifier); the course's reference, verifier, solutions, tests and graphs are not "
+                "there, by any path. Your code may use only its own files and the contract.")
+# The caps of compiling a submission: seconds for its whole build, MiB of data
+# per compiler process, bytes of any file it writes (its output included).
+COMPILE_TIMEOUT = 600.0
+COMPILE_MEMORY_MIB = 4096
+COMPILE_FILE_LIMIT = 256 << 20
+COMPILE_OUTPUT_READ = 1 << 20  # bytes of the compiler's output read back
+
 WORKER_BUILD = "isolation"  # under the build directory: the staged sources and the sandboxed build of workers
 # The course build's settings the sandboxed worker build is configured with.
 WORKER_BUILD_SETTINGS = ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE")
@@ -101,7 +122,51 @@ def worker_sources(labs_dir: Path) -> dict[Path, Path]:
     wanted.update({b.relative_to(REPO): b for b in sorted(REPO.glob("tests/lab*/binding.cpp"))})
     for path in sorted(p for p in labs_dir.rglob("*") if p.is_file() and not p.is_symlink()):
         wanted[Path("labs") / path.relative_to(labs_dir)] = path
-    return wanted
+    return {relative: path for relative, path in wanted.items() if relative not in ANSWER_KEY}
+
+
+@dataclass
+class Compiled:
+    """A sandboxed build step's outcome: its exit status (None: stopped at its
+    time cap) and what it printed (the first COMPILE_OUTPUT_READ bytes)."""
+    returncode: int | None
+    output: str
+
+    def limit_hit(self, timeout: float) -> str:
+        """Which cap stopped the build, in words a student understands ('' for none)."""
+        if self.returncode is None:
+            return (f"compiling took longer than {timeout:g} s, the autograder's limit: look for templates, "
+                    "constexpr evaluation or static_asserts that keep the compiler busy")
+        if self.returncode == -signal.SIGXFSZ or "File size limit exceeded" in self.output:
+            return (f"the compiler wrote a file (or output) over {COMPILE_FILE_LIMIT >> 20} MiB, the "
+                    "autograder's limit")
+        if re.search(r"out of memory|memory exhausted|std::bad_alloc|cannot allocate memory", self.output, re.I):
+            return (f"the compiler ran out of memory: each compiler process may use {COMPILE_MEMORY_MIB} MiB "
+                    "here (an #include of a device or a huge file, or a template that never ends?)")
+        return ""
+
+
+def run_capped(command: list[str], timeout: float | None) -> Compiled:
+    """Runs a sandboxed build `command` under the compile's caps (memory per
+    process and file size through limits.limited_command, `timeout` seconds
+    for the whole of it; None: no time cap, for the course's own code), its
+    output in a file of the grader's, read back in part."""
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(limited_command(COMPILE_MEMORY_MIB, command, COMPILE_FILE_LIMIT),
+                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        try:
+            returncode: int | None = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            returncode = None
+        finally:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # without a sandbox, what the build started
+            except ProcessLookupError:
+                pass
+            process.wait()
+        log.seek(0)
+        return Compiled(returncode, log.read(COMPILE_OUTPUT_READ).decode(errors="replace"))
 
 
 def stage_worker_sources(labs_dir: Path, stage: Path) -> None:
@@ -140,20 +205,17 @@ def _configure_worker_build(build_dir: Path, stage: Path, out: Path, isolation: 
         value = cache_value(build_dir, name)
         if value:
             command.append(f"-D{name}={value}")
-    configured = subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu),
-                                capture_output=True, text=True, errors="replace")
+    configured = run_capped(sandbox.build_command(isolation, stage, out, command, gpu), None)
     if configured.returncode != 0:
-        raise GradingError("configuring the sandboxed worker build failed:\n"
-                           + cut(configured.stdout + configured.stderr))
+        raise GradingError("configuring the sandboxed worker build failed:\n" + cut(configured.output))
 
 
-def _build_worker_target(stage: Path, out: Path, lab: str, isolation: sandbox.Isolation,
-                         gpu: bool) -> subprocess.CompletedProcess:
+def _build_worker_target(stage: Path, out: Path, lab: str, isolation: sandbox.Isolation, gpu: bool,
+                         timeout: float | None) -> Compiled:
     """Builds `lab`'s student worker in the sandboxed build `out`, echoing the command."""
     command = [cmake_path(), "--build", str(out), "--target", f"{lab}_worker_student"]
     print("+ (sandbox)", " ".join(command), flush=True)
-    return subprocess.run(sandbox.build_command(isolation, stage, out, command, gpu), capture_output=True,
-                          text=True, errors="replace")
+    return run_capped(sandbox.build_command(isolation, stage, out, command, gpu), timeout)
 
 
 def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandbox.Isolation, gpu: bool) -> None:
@@ -182,22 +244,23 @@ def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandb
     shutil.rmtree(pristine, ignore_errors=True)
     stage_worker_sources(REPO / "labs", stage)
     _configure_worker_build(build_dir, stage, out, isolation, gpu)
-    built = _build_worker_target(stage, out, lab, isolation, gpu)
+    built = _build_worker_target(stage, out, lab, isolation, gpu, None)
     if built.returncode != 0:
         raise GradingError("the course's own worker code failed to build in the sandbox (not a student error):\n"
-                           + cut(built.stdout + built.stderr))
+                           + cut(built.output))
     shutil.copytree(stage, pristine / "src", symlinks=True)
     shutil.copytree(out, pristine / "build", symlinks=True)
     stamp.write_text(digest.hexdigest())
 
 
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
-                         gpu: bool, state: dict) -> tuple[str | None, str | None]:
+                         gpu: bool, state: dict, timeout: float = COMPILE_TIMEOUT) -> tuple[str | None, str | None]:
     """Compiles `lab`'s worker from the student's files inside the sandbox, in
     a build directory of its own; returns (the worker's path, None) or (None,
     the compiler's messages, with the staged paths made relative). With
     state["fresh"] (a submission) the build starts from the course's pristine
-    one, so no submission sees what another compiled."""
+    one, so no submission sees what another compiled. The build runs under
+    the compile's caps, `timeout` seconds for the whole of it."""
     root = build_dir / WORKER_BUILD
     stage, out = root / "src", root / "build"
     if not state.get("staged"):
@@ -206,9 +269,19 @@ def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: s
         stage_worker_sources(labs_dir, stage)
         state["staged"] = True
     _configure_worker_build(build_dir, stage, out, isolation, gpu)
-    built = _build_worker_target(stage, out, lab, isolation, gpu)
-    text = (built.stdout + built.stderr).replace(f"{stage}/", "").replace(str(out), "<build>")
+    built = _build_worker_target(stage, out, lab, isolation, gpu, timeout)
+    text = built.output.replace(f"{stage}/", "").replace(str(out), "<build>")
     print(text, end="", flush=True)
     if built.returncode != 0:
-        return None, text
+        return None, explained(text, built.limit_hit(timeout))
     return str(out / "workers" / f"{lab}_worker_student"), None
+
+
+def explained(text: str, limit_hit: str) -> str:
+    """A failed build's output with the rule it broke said first: a cap it
+    hit, or the sandbox's contents when it named a file that is not there."""
+    if limit_hit:
+        return f"error: {limit_hit}\n{text}"
+    if re.search(r"No such file or directory|cannot open source file|file not found", text):
+        return f"error: a file your code names is not there: {SANDBOX_RULE}\n{text}"
+    return text

@@ -3,6 +3,13 @@ GoogleTest's XML report, written to a fresh unpredictable path, and the
 process's exit status: what the code under test prints can neither pass nor
 skip a test. A test may skip only for a reason the course defines
 (SKIP_REASONS).
+
+A hidden-graph test (is_hidden_graph_test) runs after every other test of
+the submission, alone: a test running beside it could read what its worker
+changes in host-wide figures (/proc/meminfo) and print it. Its report is a
+fixed summary (hidden_summary), since anything the student's code produced
+there, an exception's text or a line its worker printed, could carry the
+hidden graph out.
 """
 from __future__ import annotations
 
@@ -21,6 +28,8 @@ from .limits import OUTPUT_LIMIT, cut, how_it_ended, limited_command
 from .model import Program, ProgramError, Result
 
 STEP = "[   STEP   ] "  # what sssp::test::announce_step prints before running student code
+STEP_LIMIT = 300  # characters of a step kept in a message
+HIDDEN_GRAPH_TEST = "HiddenGraphs"  # the test name (after the suite's) of every hidden-graph test
 
 # The reasons a graded test may skip for: the prefix of its skip message
 # (tests/support/sssp_test.hpp) and what was missing.
@@ -38,9 +47,33 @@ def missing_for(reason: str) -> str | None:
 
 
 def last_step(output: str) -> str:
-    """The last step a test announced before running student code ('' when none)."""
-    steps = [line[len(STEP):] for line in output.splitlines() if line.startswith(STEP)]
-    return steps[-1] if steps else ""
+    """The last step a test announced before running student code ('' when none).
+    Lines end at newlines only: the worker's lines reach the output marked
+    (tests/support/rpc/transport.cpp), and a carriage return in one must not
+    start a line that passes for a step."""
+    steps = [line[len(STEP):] for line in output.split("\n") if line.startswith(STEP)]
+    return cut(steps[-1].strip(), STEP_LIMIT) if steps else ""
+
+
+def is_hidden_graph_test(name: str) -> bool:
+    """Whether the graded test `name` (Suite.Test, with any /parameter) runs on the hidden graphs."""
+    test = name.split(".", 1)[-1]
+    return test.split("/", 1)[0] == HIDDEN_GRAPH_TEST
+
+
+def hidden_summary(status: str, seconds: float) -> str:
+    """What a hidden-graph test's report says: its outcome, and nothing its
+    run printed or raised."""
+    if status == "passed":
+        return ""
+    if status == "skipped":
+        return "hidden-graph test skipped: no hidden graphs were given"
+    what = (f"did not finish within {seconds:g} s" if status == "timeout"
+            else "failed (a wrong answer, an error or a crash)")
+    return (f"this test {what} on a hidden graph. Hidden graphs stay hidden: their names, answers and "
+            "anything your code printed or threw on them are not shown. Look for the same fault on the "
+            "visible tests and on graphs of your own: disconnected parts, zero-weight arcs, parallel "
+            "arcs, self-loops, a source with no out-arcs, large weights.")
 
 
 def test_output(output: str) -> str:
@@ -128,10 +161,12 @@ class Runner:
 
     def run_all(self, jobs: list[tuple[Program, Result]], gpu_workers: int = 1) -> None:
         """Runs the CPU tests in parallel, then the GPU tests `gpu_workers` at a
-        time: grading runs them one at a time, since they share the GPU and
-        some time it."""
-        for kind_jobs, workers in (([j for j in jobs if j[0].kind != "gpu"], os.cpu_count() or 1),
-                                   ([j for j in jobs if j[0].kind == "gpu"], gpu_workers)):
+        time (grading runs them one at a time, since they share the GPU and
+        some time it), then the hidden-graph tests one at a time, alone."""
+        visible = [j for j in jobs if not is_hidden_graph_test(j[1].name)]
+        hidden = [j for j in jobs if is_hidden_graph_test(j[1].name)]
+        for kind_jobs, workers in (([j for j in visible if j[0].kind != "gpu"], os.cpu_count() or 1),
+                                   ([j for j in visible if j[0].kind == "gpu"], gpu_workers), (hidden, 1)):
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
                 list(pool.map(lambda job: self.run(*job), kind_jobs))
 
@@ -152,6 +187,8 @@ class Runner:
         result.status, result.output = self._judge(program, returncode, case, output)
         if result.status == "skipped":
             result.missing = missing_for(result.output) or ""
+        if is_hidden_graph_test(result.name):
+            result.output = hidden_summary(result.status, self.timeout)
         result.seconds = time.monotonic() - start
         return result
 
@@ -185,7 +222,7 @@ class Runner:
             if self._valid_skip(reason, program):
                 return "skipped", reason
             return "failed", (f"the test skipped itself for a reason the course does not define: "
-                              f"'{reason}'\nonly a missing GPU, dataset or hidden graph set lets a graded "
+                              f"'{cut(reason, STEP_LIMIT)}'\nonly a missing GPU, dataset or hidden graph set lets a graded "
                               "test skip")
         return "passed", ""
 

@@ -38,11 +38,11 @@ SIGNAL_HINTS = {
 }
 
 
-def limited_command(memory_mib: int, argv: list[str]) -> list[str]:
+def limited_command(memory_mib: int, argv: list[str], file_size: int = FILE_SIZE_LIMIT) -> list[str]:
     """The command that runs `argv` with a data segment of at most
-    `memory_mib` MiB (0: no cap) and files of at most FILE_SIZE_LIMIT bytes."""
-    return [sys.executable, "-I", "-S", "-c", _EXEC_WITH_LIMITS, str(memory_mib << 20), str(FILE_SIZE_LIMIT),
-            *argv]
+    `memory_mib` MiB (0: no cap) and files of at most `file_size` bytes. The
+    caps hold for every process it starts too."""
+    return [sys.executable, "-I", "-S", "-c", _EXEC_WITH_LIMITS, str(memory_mib << 20), str(file_size), *argv]
 
 
 def cut(text: str, limit: int = OUTPUT_LIMIT) -> str:

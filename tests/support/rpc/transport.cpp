@@ -1,10 +1,13 @@
 // The test side of the worker: starts it, sends it requests, and turns its
 // death into an exception that names how it ended.
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +28,13 @@ namespace {
 // The fds the worker reads requests from and writes answers to (worker_main.cpp).
 constexpr int kRequestFd = 3;
 constexpr int kAnswerFd = 4;
+
+// What the worker prints reaches this program's output with this mark before
+// each line, so that nothing the lab's code prints can pass for a line of the
+// test's own (the grader reads the test's step lines from that output), and
+// at most this much of it, so that it cannot flood the test's log.
+constexpr const char* kWorkerLineMark = "[ worker   ] ";
+constexpr std::size_t kWorkerOutputLimit = std::size_t{64} << 10;
 
 /// The command that starts the worker: the SSSP_WORKER environment variable
 /// (its words one per line, as tests/grade.py writes it: the sandbox, then the
@@ -84,16 +94,85 @@ std::string describe_status(int status) {
   return text;
 }
 
+/// Copies what the worker prints (its stdout and stderr, one write-only pipe)
+/// into this program's stdout, each line marked, up to kWorkerOutputLimit
+/// bytes. The worker gets a pipe of its own rather than this program's stdout:
+/// that is the grader's log of the test, opened for reading too, and the
+/// worker must not read what the test printed (expected answers, graph names).
+class OutputRelay {
+ public:
+  /// Starts relaying from `read_end`, which the relay owns.
+  explicit OutputRelay(int read_end) : fd_(read_end), thread_([this] { run(); }) {}
+  OutputRelay(const OutputRelay&) = delete;
+  OutputRelay& operator=(const OutputRelay&) = delete;
+  /// Relays what is left and stops; call once the worker is gone. A process
+  /// the worker left behind may hold the pipe open, so this does not wait for
+  /// its end, only for what is already there.
+  ~OutputRelay() {
+    stop_ = true;
+    thread_.join();
+    ::close(fd_);
+  }
+
+ private:
+  void run() {
+    std::string line;
+    char buffer[4096];
+    while (!(stop_ && shown_ >= kWorkerOutputLimit)) {
+      pollfd ready{fd_, POLLIN, 0};
+      const int polled = ::poll(&ready, 1, 50);
+      if (polled < 0 && errno != EINTR) break;
+      if (polled <= 0) {
+        if (stop_) break;
+        continue;
+      }
+      const ssize_t got = ::read(fd_, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      for (ssize_t i = 0; i < got; ++i) {
+        line += buffer[i];
+        if (buffer[i] == '\n') emit(line);
+      }
+      if (line.size() > 1024) emit(line += '\n');  // a line with no end is shown in parts
+    }
+    if (!line.empty()) emit(line += '\n');
+  }
+
+  void emit(std::string& line) {
+    if (shown_ < kWorkerOutputLimit) {
+      const std::string marked = kWorkerLineMark + line;
+      shown_ += line.size();
+      write_all(marked);
+      if (shown_ >= kWorkerOutputLimit) {
+        write_all(std::string(kWorkerLineMark) + "... (the rest of the worker's output is not shown)\n");
+      }
+    }
+    line.clear();
+  }
+
+  static void write_all(const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t wrote = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
+      if (wrote < 0 && errno == EINTR) continue;
+      if (wrote <= 0) return;
+      done += static_cast<std::size_t>(wrote);
+    }
+  }
+
+  int fd_;
+  std::atomic<bool> stop_{false};
+  std::size_t shown_ = 0;
+  std::thread thread_;
+};
+
 class Worker {
  public:
   Worker() {
     std::signal(SIGPIPE, SIG_IGN);  // a dead worker must fail a call, not kill the test
-    int request[2], answer[2];
-    if (::pipe(request) != 0 || ::pipe(answer) != 0) throw std::runtime_error("pipe failed");
-    request[0] = high_fd(request[0]);
-    request[1] = high_fd(request[1]);
-    answer[0] = high_fd(answer[0]);
-    answer[1] = high_fd(answer[1]);
+    int request[2], answer[2], output[2];
+    if (::pipe(request) != 0 || ::pipe(answer) != 0 || ::pipe(output) != 0) throw std::runtime_error("pipe failed");
+    for (int* end : {&request[0], &request[1], &answer[0], &answer[1], &output[0], &output[1]}) *end = high_fd(*end);
     const std::vector<std::string> words = worker_command();
     std::vector<char*> argv;
     for (const auto& w : words) argv.push_back(const_cast<char*>(w.c_str()));
@@ -103,11 +182,15 @@ class Worker {
     posix_spawn_file_actions_adddup2(&actions, request[0], kRequestFd);
     posix_spawn_file_actions_adddup2(&actions, answer[1], kAnswerFd);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, output[1], STDERR_FILENO);
     std::vector<char*> env = worker_environment();
     const int error = ::posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     ::close(request[0]);
     ::close(answer[1]);
+    ::close(output[1]);
+    output_ = std::make_unique<OutputRelay>(output[0]);
     to_worker_ = request[1];
     from_worker_ = answer[0];
     (void)::fcntl(from_worker_, F_SETPIPE_SZ, 1 << 20);  // big answers (distances) in fewer wake-ups
@@ -168,6 +251,7 @@ class Worker {
   int status_ = 0;
   int to_worker_ = -1;
   int from_worker_ = -1;
+  std::unique_ptr<OutputRelay> output_;  // declared last: destroyed first, once the worker is reaped
 };
 
 std::unique_ptr<Worker>& current() {

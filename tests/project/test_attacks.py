@@ -16,7 +16,8 @@ with tests/grade.py --submission through the isolated path. Passes when
 every attack scores exactly 0, the reports show none of the secrets (a
 solution's code, a hidden graph's text, an environment variable of the
 grader) and say what each `// @REPORT-SAYS@ TEXT` line of the attack asks,
-no process it started is left, and the course's files are as they were.
+no hidden-graph test's report holds the TEXT of a `// @HIDDEN-REPORT-LACKS@`
+line, no process it started is left, and the course's files are as they were.
 
     test_attacks.py --build-dir BUILD --lab LAB [--attack NAME ...] [--timeout S]
 
@@ -75,6 +76,14 @@ def solution_marker(lab: str, name: str) -> str:
     return lines[0] if lines else ""
 
 
+def graded_tests(report: str) -> list[dict]:
+    """The tests of a results.json's text (none when it is not one)."""
+    try:
+        return list(json.loads(report)["tests"])
+    except (ValueError, KeyError, TypeError):
+        return []
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", required=True)
@@ -129,6 +138,11 @@ def main(argv: list[str]) -> int:
             for said in re.findall(r"^// @REPORT-SAYS@ (.+)$", code, re.M):
                 if said not in report:
                     problems.append(f"the report does not say: {said}")
+            for lacked in re.findall(r"^// @HIDDEN-REPORT-LACKS@ (.+)$", code, re.M):
+                hidden = [t["name"] for t in graded_tests(report)
+                          if ".HiddenGraphs" in t["name"] and lacked in t.get("output", "")]
+                if hidden:
+                    problems.append(f"the report of {', '.join(hidden)} shows {lacked}")
             for what, text in (("the grader's environment", secret), ("a hidden graph", HIDDEN_MARKER),
                                ("the solution's code", marker)):
                 if text and text in shown:

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""How the grader runs and reports hidden-graph tests (tests/grading/judging.py,
+issue 44, item 4), without building anything: such a test runs after every
+other test, with nothing beside it (a test beside it could read what its
+worker changes in host-wide figures, /proc/meminfo, and print it), and its
+report is a fixed summary, whatever the student's code printed or threw.
+
+    test_judging.py
+"""
+import sys
+import threading
+import time
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+from grading import judging  # noqa: E402
+from grading.model import Program, Result  # noqa: E402
+
+
+class RecordingRunner(judging.Runner):
+    """A Runner whose tests only take a little time and record when they ran."""
+
+    def __init__(self):
+        super().__init__(timeout=5.0, memory_mib=0, hidden_graphs=None)
+        self.spans: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def run(self, program: Program, result: Result) -> Result:
+        start = time.monotonic()
+        time.sleep(0.05)
+        with self.lock:
+            self.spans[result.name] = (start, time.monotonic())
+        return result
+
+
+class HiddenGraphTests(unittest.TestCase):
+    def test_a_hidden_graph_test_runs_alone_after_the_others(self):
+        cpu, gpu = Program("cpu-tests", "cpu"), Program("gpu-tests", "gpu")
+        names = [(cpu, "Lab01/Sssp.HiddenGraphs/Dijkstra"), (cpu, "Bfs.HiddenGraphs"), (gpu, "Gpu.HiddenGraphs")]
+        names += [(cpu, f"Visible.Cpu{i}") for i in range(8)] + [(gpu, f"Visible.Gpu{i}") for i in range(3)]
+        runner = RecordingRunner()
+        runner.run_all([(program, Result("lab", name, 1.0, "visible")) for program, name in names])
+        self.assertEqual(len(runner.spans), len(names), "every test ran")
+        hidden = {name for _, name in names if ".HiddenGraphs" in name}
+        for name, (start, end) in runner.spans.items():
+            if name not in hidden:
+                continue
+            beside = [other for other, (s, e) in runner.spans.items() if other != name and s < end and e > start]
+            self.assertEqual(beside, [], f"{name} ran beside other tests")
+            later = [other for other, (s, _) in runner.spans.items() if other not in hidden and s >= end]
+            self.assertEqual(later, [], f"visible tests ran after {name}")
+
+    def test_which_tests_are_hidden_graph_tests(self):
+        for name in ("Lab01/Sssp.HiddenGraphs/Dijkstra", "Bfs.HiddenGraphs", "NearFar.HiddenGraphs"):
+            self.assertTrue(judging.is_hidden_graph_test(name), name)
+        for name in ("Bfs.Hidden", "HiddenGraphs.Bfs", "Bfs.HiddenGraphsToo"):
+            self.assertFalse(judging.is_hidden_graph_test(name), name)
+
+    def test_the_summary_quotes_nothing_of_the_run(self):
+        for status in ("failed", "timeout"):
+            summary = judging.hidden_summary(status, 60.0)
+            self.assertIn("hidden graph", summary)
+            self.assertLess(len(summary), 600, "a short fixed summary")
+        self.assertEqual(judging.hidden_summary("passed", 1.0), "")
+
+    def test_a_step_is_capped_and_lines_end_only_at_newlines(self):
+        output = f"{judging.STEP}{'x' * 20000}\n[ worker   ] a\r{judging.STEP}forged\n"
+        step = judging.last_step(output)
+        self.assertLessEqual(len(step), judging.STEP_LIMIT + 20, "a step is capped")
+        self.assertTrue(step.startswith("xxx"), "a worker's line with a carriage return is not a step")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -4,9 +4,11 @@ issue 44, item 4), without building anything: such a test runs after every
 other test, with nothing beside it (a test beside it could read what its
 worker changes in host-wide figures, /proc/meminfo, and print it), and its
 report is a fixed summary, whatever the student's code printed or threw.
+And the README states the limits the sandbox and the compile set.
 
     test_judging.py
 """
+import re
 import sys
 import threading
 import time
@@ -15,7 +17,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
-from grading import judging  # noqa: E402
+import sandbox  # noqa: E402
+from grading import build, judging  # noqa: E402
 from grading.model import Program, Result  # noqa: E402
 
 
@@ -70,6 +73,21 @@ class HiddenGraphTests(unittest.TestCase):
         step = judging.last_step(output)
         self.assertLessEqual(len(step), judging.STEP_LIMIT + 20, "a step is capped")
         self.assertTrue(step.startswith("xxx"), "a worker's line with a carriage return is not a step")
+
+
+class LimitsAreDocumented(unittest.TestCase):
+    def test_the_readme_states_the_limits_the_code_sets(self):
+        readme = " ".join((REPO / "README.md").read_text().split())
+        relay = (REPO / "tests" / "support" / "rpc" / "transport.cpp").read_text()
+        shown = int(re.search(r"kWorkerOutputLimit = std::size_t\{64\} << (\d+);", relay).group(1))
+        stated = [f"at most {build.COMPILE_TIMEOUT:g} s in all",
+                  f"{build.COMPILE_MEMORY_MIB >> 10} GiB of memory per compiler process",
+                  f"{build.COMPILE_FILE_LIMIT >> 20} MiB per file",
+                  f"hold at most {sandbox.TMP_SIZE >> 20} MiB each",
+                  f"({sandbox.COMPILE_TMP_SIZE >> 30} GiB for `/tmp` while compiling)",
+                  f"at most {64 << shown >> 10} KiB per test"]
+        for text in stated:
+            self.assertIn(text, readme, "README.md, How grading works, must state the limit the code sets")
 
 
 if __name__ == "__main__":

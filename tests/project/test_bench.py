@@ -211,6 +211,7 @@ class Pages(unittest.TestCase):
                 pages.earlier_page(path)
 
 
+@unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the plots are optional)")
 class Plots(unittest.TestCase):
     def check(self, draw, reports, name):
         with tempfile.TemporaryDirectory() as tmp:

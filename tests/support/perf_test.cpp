@@ -120,8 +120,15 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
       ::testing::Test::RecordProperty(key, spec + " | missing: " + why_not);
       continue;
     }
-    announce_step("constructing " + solver + " on '" + g->name + "' (not timed)");
+    // Everything the solver does before its first timed call is timed too
+    // (construction, the upload, the warm-up solves): tests/grade.py charges
+    // what is far over the reference's, so work cannot hide there.
+    announce_step("constructing " + solver + " on '" + g->name + "' (timed as setup)");
+    const auto construct_start = std::chrono::steady_clock::now();
     const PerfSolve solve = make(*g);
+    const double construct_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - construct_start).count();
+    double warmup_ms = 0.0;
     SourceDraw sources(g->graph);
     std::ostringstream record;
     record << std::fixed << std::setprecision(4);
@@ -136,6 +143,7 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
       const double cpu_after = solver_cpu_seconds();
       const double wall_ms = std::chrono::duration<double, std::milli>(stop - start).count();
       const double cpu_ms = cpu_before >= 0 && cpu_after >= 0 ? (cpu_after - cpu_before) * 1e3 : -1.0;
+      if (!timed) warmup_ms += wall_ms;
       const ::testing::AssertionResult right =
           matches_reference_sssp(*g, source, got, "a timed run must give the right answer like any other");
       if (timed || !right) {
@@ -146,7 +154,9 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
         break;
       }
     }
-    ::testing::Test::RecordProperty(key, spec + " | " + record.str());
+    std::ostringstream setup;
+    setup << std::fixed << std::setprecision(4) << "setup " << construct_ms << "/" << warmup_ms;
+    ::testing::Test::RecordProperty(key, spec + " | " + setup.str() + " | " + record.str());
   }
 }
 

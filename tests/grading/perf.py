@@ -11,12 +11,13 @@ answer was checked before its time counts. The rules, in order:
   solved on the CPU), score 0 for that graph;
 - what each side's code did before its first timed call (construction, the
   upload, the warm-up solves: its setup, timed by the same clock) is
-  bounded: a student's setup over `setup_factor` times the reference's in
-  the same round (times the student's own ratio when that is over 1, so a
-  slow solver's slow warm-ups are not charged twice) plus `setup_slack_ms`
-  is charged to that round's timed solves, spread evenly. A table of
-  answers computed before the timed calls (all-pairs distances in the
-  constructor) pays for itself there;
+  bounded: a student's round may take `setup_factor` times the reference's
+  construction plus its warm-ups scaled by the student's own ratio (a
+  solver's warm-ups cost what its timed solves do), plus `setup_slack_ms`;
+  what is over that is added to every timed solve of the round, in full,
+  not spread: work done before the clock may serve each of them (a table of
+  all-pairs distances built in the constructor answers every one), and a
+  charge spread over the repeats would get cheaper with more repeats;
 - the two sides solve the same sources in the same order (one seed per
   round), so the i-th timed solves of a round make a pair; ratio = the
   median over the pairs of student time / reference time. Paired, a graph
@@ -71,7 +72,7 @@ class PerfScale:
     cpu_share_margin: float = 0.35  # and how far above the reference's own share a solve may go
     refuse_under: float = 0.25  # a ratio this far under the reference's is refused, not rewarded
     setup_factor: float = 2.0  # a setup up to this many times the reference's is not charged
-    setup_slack_ms: float = 50.0  # plus this much (context, lazy module loading, allocator jitter)
+    setup_slack_ms: float = 20.0  # plus this much (lazy module loading, allocator jitter)
 
     def __post_init__(self):
         if not (self.points >= 0 and math.isfinite(self.points)):
@@ -93,13 +94,14 @@ class PerfScale:
         if not (self.setup_slack_ms >= 0.0 and math.isfinite(self.setup_slack_ms)):
             raise GradingError(f"perf item: setup_slack_ms must be a finite number >= 0, got {self.setup_slack_ms}")
 
-    def setup_allowed(self, reference_setup_ms: float, ratio: float) -> float:
+    def setup_allowed(self, setup: RoundSetup, ratio: float) -> float:
         """The most setup (ms before the first timed call) a student's round
-        may take uncharged, against the reference's in the same round: the
-        factor, times the student's own time ratio when that is over 1 (a
-        solver slow at solving is slow at its warm-ups too, and the ratio
-        already scores that), plus the slack."""
-        return self.setup_factor * max(1.0, ratio) * reference_setup_ms + self.setup_slack_ms
+        may take uncharged: the factor times the reference's construction and
+        the reference's warm-ups scaled by the student's own time ratio `ratio`
+        (a solver's warm-ups cost what its solves do: a slow solver's are not
+        charged again, a table lookup's earn no room), plus the slack."""
+        return (self.setup_factor * (setup.reference_construct_ms + ratio * setup.reference_warmup_ms)
+                + self.setup_slack_ms)
 
     def cpu_limit(self, reference_share: float | None) -> float:
         """The most CPU time per second of solving a student's repeats may use:
@@ -152,11 +154,21 @@ class Solve:
 @dataclass(frozen=True)
 class RoundSetup:
     """One round of one graph: what each side's code did before its first
-    timed call (construction, the upload, the warm-up solves), by the test
-    program's clock, and how many timed pairs followed it."""
-    student_ms: float
-    reference_ms: float
+    timed call, by the test program's clock (its construction, the upload
+    included, and its warm-up solves), and how many timed pairs followed it."""
+    student_construct_ms: float
+    student_warmup_ms: float
+    reference_construct_ms: float
+    reference_warmup_ms: float
     pairs: int  # the round's timed pairs, next in score_graph's lists
+
+    @property
+    def student_ms(self) -> float:
+        return self.student_construct_ms + self.student_warmup_ms
+
+    @property
+    def reference_ms(self) -> float:
+        return self.reference_construct_ms + self.reference_warmup_ms
 
 
 @dataclass
@@ -174,7 +186,7 @@ class GraphScore:
     reference_cpu_share: float | None = None
     student_setup_ms: float | None = None  # the sides' setups, summed over the rounds
     reference_setup_ms: float | None = None
-    charged_ms: float = 0.0  # the student's setup over the allowance, added to its timed solves
+    charged_ms: float = 0.0  # the student's setups over the allowance, summed over rounds (each added per solve)
 
 
 def cpu_share(solves: list[Solve]) -> float | None:
@@ -188,20 +200,14 @@ def cpu_share(solves: list[Solve]) -> float | None:
 
 def charges(student: list[Solve], reference: list[Solve], setups: list[RoundSetup], ratio: float,
             scale: PerfScale) -> list[float]:
-    """Per student solve, the ms its round's setup over the allowance adds to
-    it (PerfScale.setup_allowed, with `ratio` the uncharged one): the excess
-    spread evenly over the round's timed solves, which it served. No setups
-    (a caller that has none): nothing charged."""
-    if not setups:
-        return [0.0] * len(student)
-    if sum(r.pairs for r in setups) != len(student) or len(student) != len(reference):
+    """Per round, the ms of the student's setup over the allowance
+    (PerfScale.setup_allowed, with `ratio` the uncharged one): what
+    score_graph adds to each timed solve of that round. No setups (a caller
+    that has none): nothing charged."""
+    if setups and (sum(r.pairs for r in setups) != len(student) or len(student) != len(reference)):
         raise GradingError(f"perf item: {sum(r.pairs for r in setups)} timed pairs in the rounds' setups, "
                            f"{len(student)} student and {len(reference)} reference solves")
-    added: list[float] = []
-    for r in setups:
-        excess = max(0.0, r.student_ms - scale.setup_allowed(r.reference_ms, ratio))
-        added += [excess / r.pairs] * r.pairs
-    return added
+    return [max(0.0, r.student_ms - scale.setup_allowed(r, ratio)) for r in setups]
 
 
 def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale: PerfScale,
@@ -236,8 +242,9 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
                           "costs CPU time")
     setups = setups or []
     uncharged = statistics.median(s.wall_ms / r.wall_ms for s, r in zip(student, reference))
-    added = charges(student, reference, setups, uncharged, scale)
-    charged_ms = sum(added)
+    excess = charges(student, reference, setups, uncharged, scale)
+    charged_ms = sum(excess)
+    added = [e for e, r in zip(excess, setups) for _ in range(r.pairs)] or [0.0] * len(student)
     times = [s.wall_ms + a for s, a in zip(student, added)]
     student_ms = statistics.median(times)
     pair_ratios = [t / r.wall_ms for t, r in zip(times, reference)]
@@ -251,10 +258,10 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
         reference_setup = sum(r.reference_ms for r in setups)
         setup_note = (f"; charged {charged_ms:.0f} ms: before its timed calls (construction and warm-up solves, "
                       f"{len(setups)} round{'s' if len(setups) != 1 else ''}) your code spent "
-                      f"{student_setup:.0f} ms, the reference {reference_setup:.0f} ms, and what was over "
-                      f"{scale.setup_factor:g}x the reference's (times your ratio when over 1) plus "
-                      f"{scale.setup_slack_ms:g} ms per round was added to that round's timed solves: work done "
-                      f"before the clock starts still counts ({uncharged:.2f}x before the charge)")
+                      f"{student_setup:.0f} ms, the reference {reference_setup:.0f} ms; what was over "
+                      f"{scale.setup_factor:g}x the reference's construction and its warm-ups at your ratio, plus "
+                      f"{scale.setup_slack_ms:g} ms, was added to each timed solve of its round: work done before "
+                      f"the clock starts still counts ({uncharged:.2f}x before the charge)")
     if ratio * (1.0 + noise) < scale.refuse_under:
         share = 0.0
         reason = (f"refused: {ratio:.2f}x the reference is faster than an honest solver can be (noise "
@@ -326,7 +333,7 @@ class SideRun:
     solves: dict[str, list[Solve]]  # "<solver> <graph>" -> timed repeats
     missing: dict[str, str]  # graphs whose data file is not here, with why
     failure: str  # '' when the test program reported every Perf test passed
-    setups: dict[str, float] = dataclasses.field(default_factory=dict)  # ms before the first timed call
+    setups: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)  # (construct, warm-up) ms
 
 
 @dataclass
@@ -335,10 +342,6 @@ class Record:
     construct_ms: float
     warmup_ms: float
     solves: list[Solve]
-
-    @property
-    def setup_ms(self) -> float:
-        return self.construct_ms + self.warmup_ms
 
 
 def parse_record(value: str) -> tuple[str, Record | str]:
@@ -398,7 +401,7 @@ def run_side(runner, program, plan: PerfPlan, seed: int) -> SideRun:
                 run.missing[key] = got
             else:
                 run.solves[key] = got.solves
-                run.setups[key] = got.setup_ms
+                run.setups[key] = (got.construct_ms, got.warmup_ms)
         texts = [(f.text or f.get("message", "")).strip() for f in case.iter("failure")]
         if case.get("result") == "skipped" or case.find("skipped") is not None:
             skipped = case.find("skipped")
@@ -437,7 +440,7 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
             paired_student.setdefault(key, []).extend(ran)
             if ran:
                 setups.setdefault(key, []).append(
-                    RoundSetup(student_run.setups[key], reference_run.setups[key], len(ran)))
+                    RoundSetup(*student_run.setups[key], *reference_run.setups[key], len(ran)))
     for key in paired_reference:
         if not paired_student[key]:  # nothing of the student's to pair: the reference's times, for the table
             paired_reference[key] = [s for run in references for s in run.solves[key]]
@@ -473,7 +476,10 @@ def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict
              f"over {plan.repeats * plan.rounds} random sources, each solved by both sides, of your time over the "
              f"reference's. Full marks at or under {plan.scale.full_at:g}x, nothing at {plan.scale.zero_at:g}x or "
              "more, each doubling between costing the same; a ratio within the measured noise of a line gets the "
-             "better side. Timed by the grader around each call (answers checked, every one).",
+             "better side. Timed by the grader around each call (answers checked, every one) and around the work "
+             f"before the first timed call (over {plan.scale.setup_factor:g}x the reference's plus "
+             f"{plan.scale.setup_slack_ms:g} ms, charged to each timed solve); a ratio under "
+             f"{plan.scale.refuse_under:g}x is refused.",
              *(f"  {s.graph}: {s.reason}" for s in scores if s.fraction < 1.0)]
     lines += [f"left out (not on this grader): {k}: {v}" for k, v in missing.items()]
     unread = [s.graph for s in scores if s.student_cpu_share is None or s.reference_cpu_share is None]

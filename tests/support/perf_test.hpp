@@ -65,4 +65,11 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
 /// worker's process tree).
 void set_solver_cpu_clock(double (*clock)());
 
+/// Makes time_solver_on_perf_graphs() call `wait` before it times a
+/// solver's construction, so that the code under test is ready to be timed
+/// (default_worker.cpp installs a round trip to the worker, which answers
+/// once its CUDA context exists: that start-up is the grader's, not the
+/// solver's setup). By default nothing to wait for.
+void set_solver_ready_wait(void (*wait)());
+
 }  // namespace sssp::test

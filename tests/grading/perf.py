@@ -30,8 +30,8 @@ answer was checked before its time counts. The rules, in order:
   result within noise of a threshold gets the better side. Not the spread
   of single solves: a host loop's solves scatter by 20-70% from one run to
   the next on an H100, and a median of ten is known much better than that;
-- a ratio under `refuse_under` even at the noise's worse side
-  (ratio * (1 + noise)) is refused and scores 0: faster than an honest solver
+- a ratio under `refuse_under` even at the upper side of its noise
+  (ratio * (1 + noise): the benefit of the doubt) is refused and scores 0: faster than an honest solver
   of the lab's algorithm can be against the course's tuned reference of the
   same algorithm (the reference against itself has read 0.70x at the
   lowest); an answer looked up rather than solved reads like this;

@@ -1,12 +1,17 @@
 // The performance item's timed path (tests/support/perf_test.hpp) on the CPU,
-// with solvers whose answers are known: a right one records its repeats, a
-// wrong one fails with the teaching message and a repeat marked wrong, and
-// settings the grader could only pass by mistake are refused by name.
+// with solvers whose answers are known: a right one records its repeats and
+// its setup (construction and warm-ups, work that must not hide from the
+// clock), a wrong one fails with the teaching message and a repeat marked
+// wrong, and settings the grader could only pass by mistake are refused by name.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "perf_test.hpp"
 #include "sssp/errors.hpp"
@@ -60,6 +65,30 @@ TEST_F(PerfPath, ARightSolverIsTimedWithoutFailure) {
     };
   });
   EXPECT_EQ(calls, 2 * (1 + 3)) << "each graph: the warm-up and the timed repeats";
+}
+
+TEST_F(PerfPath, TheWorkBeforeTheTimedSolvesIsRecordedAsSetup) {
+  // A solver that precomputes in its constructor (40 ms here) and in its
+  // first call (30 ms, the warm-up): both show in the record's setup.
+  ::setenv("SSSP_PERF_GRAPHS", "grid:12x9", 1);
+  sssp::test::time_solver_on_perf_graphs("Precomputing", [](const sssp::test::NamedGraph& g) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    return [&graph = g.graph, first = true](sssp::vertex_t source) mutable {
+      if (first) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      first = false;
+      return sssp::reference_dijkstra(graph, source);
+    };
+  });
+  const ::testing::TestResult& result = *::testing::UnitTest::GetInstance()->current_test_info()->result();
+  ASSERT_EQ(result.test_property_count(), 1);
+  const std::string record = result.GetTestProperty(0).value();
+  ASSERT_TRUE(record.starts_with("grid:12x9 | setup ")) << record;
+  double construct_ms = 0, warmup_ms = 0;
+  ASSERT_EQ(std::sscanf(record.c_str(), "grid:12x9 | setup %lf/%lf | ", &construct_ms, &warmup_ms), 2) << record;
+  EXPECT_GE(construct_ms, 40.0) << record;
+  EXPECT_GE(warmup_ms, 30.0) << record;
+  const std::string timed = record.substr(record.rfind(" | ") + 3);
+  EXPECT_EQ(std::count(timed.begin(), timed.end(), '/'), 2 * 3) << "three timed repeats: " << record;
 }
 
 TEST_F(PerfPath, AWrongAnswerFailsWithTheTeachingMessage) {

@@ -9,6 +9,15 @@ answer was checked before its time counts. The rules, in order:
 - a wrong answer in any timed repeat, or repeats that used more CPU time per
   second of solving than the item allows (PerfScale.cpu_limit: a GPU lab
   solved on the CPU), score 0 for that graph;
+- what each side's code did before its first timed call (construction, the
+  upload, the warm-up solves: its setup, timed by the same clock) is
+  bounded: a student's round may take `setup_factor` times the reference's
+  construction plus its warm-ups scaled by the student's own ratio (a
+  solver's warm-ups cost what its timed solves do), plus `setup_slack_ms`;
+  what is over that is added to every timed solve of the round, in full,
+  not spread: work done before the clock may serve each of them (a table of
+  all-pairs distances built in the constructor answers every one), and a
+  charge spread over the repeats would get cheaper with more repeats;
 - the two sides solve the same sources in the same order (one seed per
   round), so the i-th timed solves of a round make a pair; ratio = the
   median over the pairs of student time / reference time. Paired, a graph
@@ -21,6 +30,11 @@ answer was checked before its time counts. The rules, in order:
   result within noise of a threshold gets the better side. Not the spread
   of single solves: a host loop's solves scatter by 20-70% from one run to
   the next on an H100, and a median of ten is known much better than that;
+- a ratio under `refuse_under` even at the upper side of its noise
+  (ratio * (1 + noise): the benefit of the doubt) is refused and scores 0: faster than an honest solver
+  of the lab's algorithm can be against the course's tuned reference of the
+  same algorithm (the reference against itself has read 0.70x at the
+  lowest); an answer looked up rather than solved reads like this;
 - full points at or under `full_at`, none at or over `zero_at`, and between
   them the fraction falls linearly in log(ratio): each doubling of the time
   costs the same share;
@@ -42,7 +56,8 @@ from .judging import test_output
 from .limits import how_it_ended
 from .model import GradingError
 
-SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit", "cpu_share_margin"}
+SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit", "cpu_share_margin", "refuse_under",
+              "setup_factor", "setup_slack_ms"}
 PLAN_KEYS = {"graphs", "repeats", "warmup", "rounds", "visibility"}
 
 
@@ -55,6 +70,9 @@ class PerfScale:
     noise_floor: float = 0.03  # the least relative spread assumed for either side
     cpu_share_limit: float = 0.5  # worker CPU time per second of solving always allowed
     cpu_share_margin: float = 0.35  # and how far above the reference's own share a solve may go
+    refuse_under: float = 0.25  # a ratio this far under the reference's is refused, not rewarded
+    setup_factor: float = 2.0  # a setup up to this many times the reference's is not charged
+    setup_slack_ms: float = 20.0  # plus this much (lazy module loading, allocator jitter)
 
     def __post_init__(self):
         if not (self.points >= 0 and math.isfinite(self.points)):
@@ -68,6 +86,22 @@ class PerfScale:
             raise GradingError(f"perf item: cpu_share_limit must be > 0, got {self.cpu_share_limit}")
         if not self.cpu_share_margin >= 0:
             raise GradingError(f"perf item: cpu_share_margin must be >= 0, got {self.cpu_share_margin}")
+        if not 0.0 <= self.refuse_under < 1.0:
+            raise GradingError(f"perf item: refuse_under must be in [0, 1) (1 or more would refuse the reference "
+                               f"itself), got {self.refuse_under}")
+        if not (self.setup_factor >= 1.0 and math.isfinite(self.setup_factor)):
+            raise GradingError(f"perf item: setup_factor must be a finite number >= 1, got {self.setup_factor}")
+        if not (self.setup_slack_ms >= 0.0 and math.isfinite(self.setup_slack_ms)):
+            raise GradingError(f"perf item: setup_slack_ms must be a finite number >= 0, got {self.setup_slack_ms}")
+
+    def setup_allowed(self, setup: RoundSetup, ratio: float) -> float:
+        """The most setup (ms before the first timed call) a student's round
+        may take uncharged: the factor times the reference's construction and
+        the reference's warm-ups scaled by the student's own time ratio `ratio`
+        (a solver's warm-ups cost what its solves do: a slow solver's are not
+        charged again, a table lookup's earn no room), plus the slack."""
+        return (self.setup_factor * (setup.reference_construct_ms + ratio * setup.reference_warmup_ms)
+                + self.setup_slack_ms)
 
     def cpu_limit(self, reference_share: float | None) -> float:
         """The most CPU time per second of solving a student's repeats may use:
@@ -117,6 +151,26 @@ class Solve:
     cpu_ms: float = 0.0  # the worker's CPU time (user + system, all its threads) during the request
 
 
+@dataclass(frozen=True)
+class RoundSetup:
+    """One round of one graph: what each side's code did before its first
+    timed call, by the test program's clock (its construction, the upload
+    included, and its warm-up solves), and how many timed pairs followed it."""
+    student_construct_ms: float
+    student_warmup_ms: float
+    reference_construct_ms: float
+    reference_warmup_ms: float
+    pairs: int  # the round's timed pairs, next in score_graph's lists
+
+    @property
+    def student_ms(self) -> float:
+        return self.student_construct_ms + self.student_warmup_ms
+
+    @property
+    def reference_ms(self) -> float:
+        return self.reference_construct_ms + self.reference_warmup_ms
+
+
 @dataclass
 class GraphScore:
     """A graph's verdict: its fraction of the item and why."""
@@ -130,6 +184,9 @@ class GraphScore:
     reason: str
     student_cpu_share: float | None = None  # the worker's CPU seconds per second of solving, when read
     reference_cpu_share: float | None = None
+    student_setup_ms: float | None = None  # the sides' setups, summed over the rounds
+    reference_setup_ms: float | None = None
+    charged_ms: float = 0.0  # the student's setups over the allowance, summed over rounds (each added per solve)
 
 
 def cpu_share(solves: list[Solve]) -> float | None:
@@ -141,11 +198,26 @@ def cpu_share(solves: list[Solve]) -> float | None:
     return sum(s.cpu_ms for s in solves) / sum(s.wall_ms for s in solves)
 
 
-def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale: PerfScale) -> GraphScore:
+def charges(student: list[Solve], reference: list[Solve], setups: list[RoundSetup], ratio: float,
+            scale: PerfScale) -> list[float]:
+    """Per round, the ms of the student's setup over the allowance
+    (PerfScale.setup_allowed, with `ratio` the uncharged one): what
+    score_graph adds to each timed solve of that round. No setups (a caller
+    that has none): nothing charged."""
+    if setups and (sum(r.pairs for r in setups) != len(student) or len(student) != len(reference)):
+        raise GradingError(f"perf item: {sum(r.pairs for r in setups)} timed pairs in the rounds' setups, "
+                           f"{len(student)} student and {len(reference)} reference solves")
+    return [max(0.0, r.student_ms - scale.setup_allowed(r, ratio)) for r in setups]
+
+
+def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale: PerfScale,
+                setups: list[RoundSetup] | None = None) -> GraphScore:
     """Scores one graph's repeats: student[i] and reference[i] solved the same
     source (grade_item aligns the rounds; a side that stopped early pairs only
-    what it ran). The reference side's failures are the course's problem, not
-    the student's: GradingError."""
+    what it ran), and `setups` says, round by round, what each side did
+    before those solves (a setup over the allowance is charged to them). The
+    reference side's failures are the course's problem, not the student's:
+    GradingError."""
     if not reference or any(not s.correct or not s.wall_ms > 0 for s in reference):
         raise GradingError(f"perf item, {graph}: the reference's timed runs are missing or wrong")
     reference_share = cpu_share(reference)
@@ -168,20 +240,49 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
                           "blocking synchronisation: leave the device flags alone, do not poll host memory); "
                           "a host that synchronises after every short kernel reads like this too, each wake-up "
                           "costs CPU time")
-    student_ms = statistics.median(s.wall_ms for s in student)
-    pair_ratios = [s.wall_ms / r.wall_ms for s, r in zip(student, reference)]
+    setups = setups or []
+    uncharged = statistics.median(s.wall_ms / r.wall_ms for s, r in zip(student, reference))
+    excess = charges(student, reference, setups, uncharged, scale)
+    charged_ms = sum(excess)
+    added = [e for e, r in zip(excess, setups) for _ in range(r.pairs)] or [0.0] * len(student)
+    times = [s.wall_ms + a for s, a in zip(student, added)]
+    student_ms = statistics.median(times)
+    pair_ratios = [t / r.wall_ms for t, r in zip(times, reference)]
     ratio = statistics.median(pair_ratios)
     noise = max(relative_spread(pair_ratios) / math.sqrt(len(pair_ratios)), scale.noise_floor)
     judged = ratio / (1.0 + noise)
     share = fraction(judged, scale)
-    if share == 1.0:
+    setup_note = ""
+    if charged_ms > 0:
+        student_setup = sum(r.student_ms for r in setups)
+        reference_setup = sum(r.reference_ms for r in setups)
+        setup_note = (f"; charged {charged_ms:.0f} ms: before its timed calls (construction and warm-up solves, "
+                      f"{len(setups)} round{'s' if len(setups) != 1 else ''}) your code spent "
+                      f"{student_setup:.0f} ms, the reference {reference_setup:.0f} ms; what was over "
+                      f"{scale.setup_factor:g}x the reference's construction and its warm-ups at your ratio, plus "
+                      f"{scale.setup_slack_ms:g} ms, was added to each timed solve of its round: work done before "
+                      f"the clock starts still counts ({uncharged:.2f}x before the charge)")
+    if ratio * (1.0 + noise) < scale.refuse_under:
+        share = 0.0
+        reason = (f"refused: {ratio:.2f}x the reference is faster than an honest solver can be (noise "
+                  f"{noise:.0%}; the floor is {scale.refuse_under:g}x of the course's own solver of the same "
+                  "algorithm, timed on the same GPU in the same run): each source is drawn after the previous "
+                  "answer came back, so an answer looked up from work done before the call, or a different "
+                  "algorithm than the lab's, reads like this. If your solver is honestly this fast, show your "
+                  "instructor")
+    elif share == 1.0:
         reason = f"{ratio:.2f}x the reference: full marks need at most {scale.full_at:g}x (noise {noise:.0%})"
     elif share == 0.0:
         reason = f"{ratio:.2f}x the reference: {scale.zero_at:g}x or more earns nothing (noise {noise:.0%})"
     else:
         reason = (f"{ratio:.2f}x the reference: {share:.0%} of the graph's share; full marks need at most "
                   f"{scale.full_at:g}x (noise {noise:.0%})")
-    return GraphScore(graph, share, ratio, judged, student_ms, reference_ms, noise, reason)
+    score = GraphScore(graph, share, ratio, judged, student_ms, reference_ms, noise, reason + setup_note,
+                       charged_ms=charged_ms)
+    if setups:
+        score.student_setup_ms = sum(r.student_ms for r in setups)
+        score.reference_setup_ms = sum(r.reference_ms for r in setups)
+    return score
 
 
 def item_points(scores: list[GraphScore], scale: PerfScale) -> float:
@@ -232,19 +333,36 @@ class SideRun:
     solves: dict[str, list[Solve]]  # "<solver> <graph>" -> timed repeats
     missing: dict[str, str]  # graphs whose data file is not here, with why
     failure: str  # '' when the test program reported every Perf test passed
+    setups: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)  # (construct, warm-up) ms
 
 
-def parse_record(value: str) -> tuple[str, list[Solve] | str]:
-    """A Perf test's property value: the graph, and its repeats or why it is missing."""
+@dataclass
+class Record:
+    """A graph's record from one run: the setup (construction and warm-up solves, ms) and the timed repeats."""
+    construct_ms: float
+    warmup_ms: float
+    solves: list[Solve]
+
+
+def parse_record(value: str) -> tuple[str, Record | str]:
+    """A Perf test's property value: the graph, and its record or why it is missing."""
     graph, _, rest = value.partition(" | ")
     rest = rest.strip()
     if rest.startswith("missing: "):
         return graph, rest[len("missing: "):]
-    solves = []
-    for word in rest.split():
-        wall, cpu, ok = word.split("/")
-        solves.append(Solve(wall_ms=float(wall), correct=ok == "1", cpu_ms=float(cpu)))
-    return graph, solves
+    setup, _, rest = rest.partition(" | ")
+    try:
+        construct, warmup = setup.removeprefix("setup ").split("/")
+        record = Record(float(construct), float(warmup), [])
+        for word in rest.split():
+            wall, cpu, ok = word.split("/")
+            record.solves.append(Solve(wall_ms=float(wall), correct=ok == "1", cpu_ms=float(cpu)))
+    except ValueError as e:
+        raise GradingError(f"perf item: a timed run's record is not '<graph> | setup C/W | wall/cpu/ok ...': "
+                           f"{value!r}") from e
+    if not setup.startswith("setup "):
+        raise GradingError(f"perf item: a timed run's record has no setup: {value!r}")
+    return graph, record
 
 
 def properties(case) -> dict[str, str]:
@@ -282,7 +400,8 @@ def run_side(runner, program, plan: PerfPlan, seed: int) -> SideRun:
             if isinstance(got, str):
                 run.missing[key] = got
             else:
-                run.solves.setdefault(key, []).extend(got)
+                run.solves[key] = got.solves
+                run.setups[key] = (got.construct_ms, got.warmup_ms)
         texts = [(f.text or f.get("message", "")).strip() for f in case.iter("failure")]
         if case.get("result") == "skipped" or case.find("skipped") is not None:
             skipped = case.find("skipped")
@@ -310,18 +429,24 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
     # Pairs: the i-th solves of a round had the same source on both sides. A
     # student round that stopped early (a wrong answer ends it; a crash) pairs
     # what it ran, so its wrong answer is still seen and no later pair shifts.
+    # Each round's setups go with the pairs they served.
     paired_reference: dict[str, list[Solve]] = {}
     paired_student: dict[str, list[Solve]] = {}
+    setups: dict[str, list[RoundSetup]] = {}
     for reference_run, student_run in zip(references, students):
         for key, solves in reference_run.solves.items():
             ran = student_run.solves.get(key, [])[:len(solves)]
             paired_reference.setdefault(key, []).extend(solves[:len(ran)])
             paired_student.setdefault(key, []).extend(ran)
+            if ran:
+                setups.setdefault(key, []).append(
+                    RoundSetup(*student_run.setups[key], *reference_run.setups[key], len(ran)))
     for key in paired_reference:
         if not paired_student[key]:  # nothing of the student's to pair: the reference's times, for the table
             paired_reference[key] = [s for run in references for s in run.solves[key]]
     missing = {k: v for run in references for k, v in run.missing.items()}
-    scores = [score_graph(key, paired_student[key], solves, plan.scale) for key, solves in paired_reference.items()]
+    scores = [score_graph(key, paired_student[key], solves, plan.scale, setups.get(key))
+              for key, solves in paired_reference.items()]
     for s in scores:
         s.student_cpu_share = cpu_share(paired_student[s.graph])
         s.reference_cpu_share = cpu_share(paired_reference[s.graph])
@@ -351,7 +476,10 @@ def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict
              f"over {plan.repeats * plan.rounds} random sources, each solved by both sides, of your time over the "
              f"reference's. Full marks at or under {plan.scale.full_at:g}x, nothing at {plan.scale.zero_at:g}x or "
              "more, each doubling between costing the same; a ratio within the measured noise of a line gets the "
-             "better side. Timed by the grader around each call (answers checked, every one).",
+             "better side. Timed by the grader around each call (answers checked, every one) and around the work "
+             f"before the first timed call (over {plan.scale.setup_factor:g}x the reference's plus "
+             f"{plan.scale.setup_slack_ms:g} ms, charged to each timed solve); a ratio under "
+             f"{plan.scale.refuse_under:g}x is refused.",
              *(f"  {s.graph}: {s.reason}" for s in scores if s.fraction < 1.0)]
     lines += [f"left out (not on this grader): {k}: {v}" for k, v in missing.items()]
     unread = [s.graph for s in scores if s.student_cpu_share is None or s.reference_cpu_share is None]

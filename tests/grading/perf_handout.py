@@ -60,13 +60,21 @@ def block(lab: str, entry: dict) -> str:
              "rounds that alternate reference and yours, each from a random source (the same sources for both "
              "sides, never known to your code in advance). The time is the grader's clock around each call of "
              "`run(source)`, through the worker: your process prints or returns no time that counts. Every "
-             "answer is checked; one wrong answer scores that graph 0.",
+             "answer is checked; one wrong answer scores that graph 0. What your code does before its first "
+             "timed call on a graph (the constructor, the upload, the warm-up solves) is timed the same way: up "
+             f"to {s.setup_factor:g}x the reference's construction and its warm-ups at your ratio, plus "
+             f"{s.setup_slack_ms:g} ms, is free, and the rest is added to each timed solve that follows it, "
+             "so work done before the clock starts still counts.",
              "",
              "Per graph, ratio = the median, over the sources, of your time / the reference's time on the "
              f"same source: full marks at or under {s.full_at:g}x, nothing at {s.zero_at:g}x or more, and "
              "between them each doubling of your time costs the same share. A ratio within the uncertainty of "
              "that median (the spread of the per-source ratios over the square root of their number, at least "
-             f"{s.noise_floor:.0%}) of a line gets the better side. The item is the mean over the graphs. A solve "
+             f"{s.noise_floor:.0%}) of a line gets the better side. A ratio under {s.refuse_under:g}x, even at "
+             "the upper side of that uncertainty, is refused and scores the graph 0: faster than an honest solver "
+             "of the lab's algorithm can be against the reference's (an answer looked up rather than solved "
+             "reads like that; if yours is honestly that fast, show your instructor). The item is the mean over "
+             "the graphs. A solve "
              "whose worker uses more CPU time per second of solving than the reference's own share plus "
              f"{s.cpu_share_margin:g} (and at least {s.cpu_share_limit:g}) scores 0: the solver must work on "
              "the GPU and wait for it without spinning. `python3 tests/grade.py --lab "

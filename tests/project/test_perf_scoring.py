@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The performance item's arithmetic and refusals (tests/grading/perf.py),
-without a GPU: the scale, the noise rule, wrong answers, CPU solves, and the
-reference's own failures, each with the verdict a student would read."""
+without a GPU: the scale, the noise rule, wrong answers, CPU solves, work
+done before the timed calls, impossibly fast answers, and the reference's
+own failures, each with the verdict a student would read."""
 import sys
 import unittest
 from pathlib import Path
@@ -158,7 +159,7 @@ class Rounds(unittest.TestCase):
 
         def run_side(runner, program, plan, seed):
             failure = "" if program == "reference" else "stopped"
-            return perf.SideRun({"S g": next(sides)}, {}, failure)
+            return perf.SideRun({"S g": next(sides)}, {}, failure, setups={"S g": (1.0, 0.0)})
         item = SimpleNamespace(earned=0.0, status="", output="", missing="")
         plan = parse_plan({"points": 10, "graphs": ["g"], "repeats": 3, "rounds": len(reference_rounds)})
         with mock.patch.object(perf, "run_side", run_side):
@@ -186,14 +187,163 @@ class Rounds(unittest.TestCase):
         self.assertIn("repeat 5 gave a wrong answer", score.reason)
 
 
+# Lab 04 on an H100 (issue 44): the reference's ExtractMin Dijkstra takes
+# about 38 ms per solve on rome99 (3,353 vertices); its setup is its
+# construction (about 2 ms) and 2 warm-up solves.
+ROME_SOLVE_MS = 38.0
+ROME_SETUP_MS = 2.0 + 2 * ROME_SOLVE_MS
+
+
+class FakeRunner:
+    """Stands in for judging.Runner: each execute_with_env writes the
+    GoogleTest XML report a lab's Perf test would have written, one record
+    per call from `records[worker]` in turn (the trusted path run_side reads)."""
+    timeout = 60.0
+
+    def __init__(self, records: dict[str, list[str]]):
+        self.records = {side: iter(values) for side, values in records.items()}
+
+    def execute_with_env(self, argv, report, work, worker, extra_env):
+        import xml.sax.saxutils as saxutils
+        value = saxutils.quoteattr(next(self.records[worker[0]]))
+        report.write_text(f'<testsuites><testsuite name="Perf"><testcase name="ExtractMinDijkstra" classname="Perf">'
+                          f'<properties><property name="perf_ExtractMinDijkstra_0" value={value}/></properties>'
+                          '</testcase></testsuite></testsuites>')
+        return 0, ""
+
+
+def record(setup_ms: float, *wall_ms: float, warmups: int = 2) -> str:
+    """A Perf test's record of one round: construction 2 ms, the rest of the setup in the warm-ups."""
+    return (f"file:rome99.gr.gz | setup 2.0000/{setup_ms - 2.0:.4f} | "
+            + " ".join(f"{w:.4f}/{0.9 * w:.4f}/1" for w in wall_ms))
+
+
+class WorkBeforeTheClock(unittest.TestCase):
+    """Issue 44: a solver that computes all-pairs distances in its constructor
+    (not timed then) and answers every timed solve from that table earned
+    15 of 15 at "0.00x". What a solver does before its timed calls is timed
+    and bounded, and an answer faster than an honest solver is refused."""
+
+    def grade(self, student_rounds: list[str], reference_rounds: list[str], repeats: int = 5):
+        from types import SimpleNamespace
+        import grading.perf as perf
+        runner = FakeRunner({"student": student_rounds, "reference": reference_rounds})
+        plan = parse_plan({"points": 15, "graphs": ["file:rome99.gr.gz"], "repeats": repeats, "warmup": 2,
+                           "rounds": len(reference_rounds)})
+        item = SimpleNamespace(earned=0.0, status="", output="", missing="")
+        program = lambda side: SimpleNamespace(path="test_lab04_extract_min_gpu_isolated", worker=(side,))  # noqa: E731
+        scores = perf.grade_item(item, plan, program("student"), program("reference"), runner)
+        return scores[0], item
+
+    def test_answers_from_a_table_built_in_the_constructor_earn_nothing(self):
+        # All-pairs in the constructor: 3,353 of the student's own solves
+        # (about 4x the reference's), then every timed solve a table lookup.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)] * 3
+        student = [record(3353 * 4 * ROME_SOLVE_MS, *[0.08] * 5)] * 3
+        score, item = self.grade(student, reference)
+        self.assertEqual(score.fraction, 0.0, score.reason)
+        self.assertEqual(item.earned, 0.0)
+        self.assertIn("charged", score.reason)
+        self.assertIn("before its timed calls", score.reason)
+        self.assertGreater(score.ratio, 4.0, "the setup, added to each solve it served, is the time")
+        self.assertGreater(score.charged_ms, 3 * 3353 * 3.5 * ROME_SOLVE_MS)
+        self.assertAlmostEqual(score.reference_setup_ms, 3 * ROME_SETUP_MS)
+
+    def test_a_table_built_in_the_first_warm_up_is_charged_the_same(self):
+        # A lazy constructor, all-pairs on the first call: the warm-ups are setup too.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)] * 3
+        student = [record(2.0 + 3353 * ROME_SOLVE_MS, *[0.08] * 5)] * 3
+        score, _ = self.grade(student, reference)
+        self.assertEqual(score.fraction, 0.0, score.reason)
+        self.assertIn("charged", score.reason)
+
+    def test_a_table_cheap_enough_to_go_uncharged_is_refused_by_the_floor(self):
+        # Built within the allowance (2 x 2 ms of construction + 20 ms: a
+        # lookup's ratio earns its warm-ups no room): not charged, but 0.00x.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)] * 3
+        student = [record(20.0, *[0.08] * 5)] * 3
+        score, _ = self.grade(student, reference)
+        self.assertEqual((score.fraction, score.charged_ms), (0.0, 0.0), score.reason)
+        self.assertTrue(score.reason.startswith("refused: 0.00x"), score.reason)
+
+    def test_the_charge_does_not_shrink_with_more_repeats(self):
+        # Work before the clock is added to each solve it could serve, so a
+        # rubric with more repeats does not make a table cheaper per solve.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 20)]
+        ratios = [self.grade([record(1000.0, *[0.08] * repeats)], reference, repeats)[0].ratio for repeats in (5, 20)]
+        self.assertAlmostEqual(ratios[0], ratios[1])
+
+    def test_an_impossibly_fast_ratio_is_refused_and_named(self):
+        # The same lookups with the table built for free (a setup as cheap as
+        # the reference's): 0.00x, which no honest solver of the lab reaches.
+        s = score_graph("ExtractMinDijkstra file:rome99.gr.gz", runs(*[0.08] * 15), runs(*[ROME_SOLVE_MS] * 15),
+                        SCALE)
+        self.assertEqual(s.fraction, 0.0, s.reason)
+        self.assertTrue(s.reason.startswith("refused: 0.00x the reference is faster than an honest solver can be"),
+                        s.reason)
+        self.assertIn("show your instructor", s.reason)
+        scores = [s, score_graph("ExtractMinDijkstra rmat:14", runs(0.2, 0.2, 0.2), runs(120, 120, 120), SCALE)]
+        self.assertEqual(item_points(scores, SCALE), 0.0, "every graph refused: nothing for the item")
+
+    def test_the_floor_is_judged_at_the_better_side_of_the_noise(self):
+        # 0.2x, quiet: refused. 0.24x with the floor's 3% noise: 0.2472 < 0.25, refused.
+        for ratio in (0.2, 0.24):
+            with self.subTest(ratio=ratio):
+                s = score_graph("g", runs(*[10 * ratio] * 5), runs(*[10.0] * 5), SCALE)
+                self.assertTrue(s.reason.startswith("refused"), s.reason)
+        # 0.245x with 3% noise: 0.25235 >= 0.25, full marks (fast, but within noise of possible).
+        self.assertEqual(score_graph("g", runs(*[2.45] * 5), runs(*[10.0] * 5), SCALE).fraction, 1.0)
+        # The fastest the reference has read against itself on an H100: 0.70x.
+        self.assertEqual(score_graph("g", runs(*[7.0] * 5), runs(*[10.0] * 5), SCALE).fraction, 1.0)
+
+    def test_an_honest_setup_is_not_charged(self):
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)] * 3
+        # A constructor that allocates more, and first launches that load more kernels: within 2x + 20 ms.
+        slower_setup = [record(2 * ROME_SETUP_MS + 15, *[ROME_SOLVE_MS] * 5)] * 3
+        score, _ = self.grade(slower_setup, reference)
+        self.assertEqual((score.fraction, score.charged_ms), (1.0, 0.0), score.reason)
+        # A solver 3x slower at everything, its warm-ups included: its ratio
+        # scores that once; its setup is not charged again.
+        slow = [record(3 * ROME_SETUP_MS, *[3 * ROME_SOLVE_MS] * 5)] * 3
+        score, _ = self.grade(slow, reference)
+        self.assertEqual(score.charged_ms, 0.0, score.reason)
+        self.assertAlmostEqual(score.ratio, 3.0)
+        self.assertNotIn("charged", score.reason)
+
+    def test_the_charge_is_the_excess_added_to_each_solve_of_its_round(self):
+        # Allowed at ratio 1: 2 x (2 ms + 1 x 76 ms) + 20 ms = 176 ms. A 276 ms
+        # setup: 100 ms over, on each of the round's 5 solves: 138 / 38 = 3.63x.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)]
+        student = [record(276.0, *[ROME_SOLVE_MS] * 5)]
+        score, item = self.grade(student, reference)
+        self.assertAlmostEqual(score.charged_ms, 100.0, places=3)
+        self.assertAlmostEqual(score.ratio, 138 / 38)
+        self.assertTrue(0.0 < score.fraction < 0.2, score.reason)
+        self.assertIn("charged 100 ms", score.reason)
+        self.assertIn("charged 100 ms", item.output, "the table names the charge")
+
+    def test_the_setup_knobs_are_checked_by_name(self):
+        scale = parse_scale({"points": 15, "refuse_under": 0.1, "setup_factor": 3, "setup_slack_ms": 20})
+        self.assertEqual((scale.refuse_under, scale.setup_factor, scale.setup_slack_ms), (0.1, 3.0, 20.0))
+        for entry, phrase in (({"points": 5, "refuse_under": 1.0}, "refuse_under must be in"),
+                              ({"points": 5, "setup_factor": 0.5}, "setup_factor must be"),
+                              ({"points": 5, "setup_slack_ms": -1}, "setup_slack_ms must be")):
+            with self.subTest(entry=entry), self.assertRaisesRegex(GradingError, phrase):
+                parse_scale(entry)
+
+
 class Records(unittest.TestCase):
     """What the Perf.* tests record (tests/support/perf_test.cpp) and the rubric's plan."""
 
-    def test_a_record_reads_back_as_repeats_or_a_missing_file(self):
-        graph, solves = parse_record("grid:64x64 | 1.5000/0.2000/1 2.0000/-1.0000/0")
+    def test_a_record_reads_back_as_setup_and_repeats_or_a_missing_file(self):
+        graph, record = parse_record("grid:64x64 | setup 12.5000/80.2500 | 1.5000/0.2000/1 2.0000/-1.0000/0")
         self.assertEqual(graph, "grid:64x64")
-        self.assertEqual(solves, [Solve(1.5, True, 0.2), Solve(2.0, False, -1.0)])
+        self.assertEqual(record.solves, [Solve(1.5, True, 0.2), Solve(2.0, False, -1.0)])
+        self.assertEqual((record.construct_ms, record.warmup_ms), (12.5, 80.25))
         self.assertEqual(parse_record("file:x.gr.gz | missing: no such file"), ("file:x.gr.gz", "no such file"))
+        for bad in ("g | 1.5/0.2/1", "g | setup 12.5 | 1.5/0.2/1", "g | setup 1/2 | 1.5/0.2"):
+            with self.subTest(record=bad), self.assertRaisesRegex(GradingError, "record"):
+                parse_record(bad)
 
     def test_properties_are_read_as_children_or_attributes(self):
         import xml.etree.ElementTree as ET

@@ -40,6 +40,10 @@ double own_cpu_seconds() {
 
 std::atomic<double (*)()> cpu_clock{&own_cpu_seconds};
 
+void nothing_to_wait_for() {}
+
+std::atomic<void (*)()> ready_wait{&nothing_to_wait_for};
+
 /// The graph a spec names, or nullopt with `why_not` for a missing data file.
 std::optional<NamedGraph> perf_graph(const std::string& spec, std::string* why_not) {
   constexpr std::string_view kFile = "file:";
@@ -93,6 +97,8 @@ double solver_cpu_seconds() { return cpu_clock.load()(); }
 
 void set_solver_cpu_clock(double (*clock)()) { cpu_clock.store(clock); }
 
+void set_solver_ready_wait(void (*wait)()) { ready_wait.store(wait); }
+
 PerfSettings perf_settings() {
   PerfSettings settings;
   const char* graphs = std::getenv("SSSP_PERF_GRAPHS");
@@ -120,8 +126,16 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
       ::testing::Test::RecordProperty(key, spec + " | missing: " + why_not);
       continue;
     }
-    announce_step("constructing " + solver + " on '" + g->name + "' (not timed)");
+    // Everything the solver does before its first timed call is timed too
+    // (construction, the upload, the warm-up solves): tests/grade.py charges
+    // what is far over the reference's, so work cannot hide there.
+    announce_step("constructing " + solver + " on '" + g->name + "' (timed as setup)");
+    ready_wait.load()();
+    const auto construct_start = std::chrono::steady_clock::now();
     const PerfSolve solve = make(*g);
+    const double construct_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - construct_start).count();
+    double warmup_ms = 0.0;
     SourceDraw sources(g->graph);
     std::ostringstream record;
     record << std::fixed << std::setprecision(4);
@@ -136,6 +150,7 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
       const double cpu_after = solver_cpu_seconds();
       const double wall_ms = std::chrono::duration<double, std::milli>(stop - start).count();
       const double cpu_ms = cpu_before >= 0 && cpu_after >= 0 ? (cpu_after - cpu_before) * 1e3 : -1.0;
+      if (!timed) warmup_ms += wall_ms;
       const ::testing::AssertionResult right =
           matches_reference_sssp(*g, source, got, "a timed run must give the right answer like any other");
       if (timed || !right) {
@@ -146,7 +161,9 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
         break;
       }
     }
-    ::testing::Test::RecordProperty(key, spec + " | " + record.str());
+    std::ostringstream setup;
+    setup << std::fixed << std::setprecision(4) << "setup " << construct_ms << "/" << warmup_ms;
+    ::testing::Test::RecordProperty(key, spec + " | " + setup.str() + " | " + record.str());
   }
 }
 

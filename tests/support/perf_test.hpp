@@ -7,7 +7,10 @@
 /// call of the solver (through the worker, the request, the student's whole
 /// solve and the answer coming back), from a source drawn at random after
 /// the previous answer came back, and every answer is checked against the
-/// reference Dijkstra outside the timed interval. Nothing the solver
+/// reference Dijkstra outside the timed interval. What the solver does before
+/// its first timed call (construction, the upload, the warm-up solves) is
+/// timed the same way, as its setup: tests/grade.py charges a setup far over
+/// the reference's to the timed solves, so an answer cannot be bought there. Nothing the solver
 /// prints or returns is a time. The worker's CPU time around each call,
 /// read from the kernel's accounts of its processes, tells a GPU solver from
 /// one that solves on the CPU.
@@ -38,16 +41,18 @@ struct PerfSettings {
 [[nodiscard]] PerfSettings perf_settings();
 
 /// Solves from a source and returns the distances: one call of a lab's
-/// solver, made by a factory that constructs it (untimed: the upload).
+/// solver, made by a factory that constructs it (the upload; timed as setup).
 using PerfSolve = std::function<std::vector<dist_t>(vertex_t source)>;
 
 /// Times `solver` ("FrontierSssp") on every graph of perf_settings(): for
-/// each, `make` builds the solver (not timed), then warm-up and timed solves
-/// from random sources, each answer checked. Records one GoogleTest property
-/// per graph, "perf_<solver>_<index>" (a name XML takes as an attribute),
-/// its value "<graph> | " then the timed repeats as "wall_ms/cpu_ms/ok"
-/// separated by spaces, or "missing: <why>" for a data file that is not there. A wrong answer fails the test with the teaching
-/// message and ends that graph's runs (recorded with ok 0).
+/// each, `make` builds the solver, then warm-up and timed solves from random
+/// sources, each answer checked. Records one GoogleTest property per graph,
+/// "perf_<solver>_<index>" (a name XML takes as an attribute), its value
+/// "<graph> | setup <construct_ms>/<warmup_ms> | " then the timed repeats as
+/// "wall_ms/cpu_ms/ok" separated by spaces (the setup: the wall time of
+/// `make` and the sum of the warm-up solves'), or "<graph> | missing: <why>"
+/// for a data file that is not there. A wrong answer fails the test with the
+/// teaching message and ends that graph's runs (recorded with ok 0).
 void time_solver_on_perf_graphs(const std::string& solver, const std::function<PerfSolve(const NamedGraph&)>& make);
 
 /// The CPU time, in seconds, that the code under test has used so far: by
@@ -59,5 +64,12 @@ void time_solver_on_perf_graphs(const std::string& solver, const std::function<P
 /// Makes solver_cpu_seconds() read `clock` (default_worker.cpp installs the
 /// worker's process tree).
 void set_solver_cpu_clock(double (*clock)());
+
+/// Makes time_solver_on_perf_graphs() call `wait` before it times a
+/// solver's construction, so that the code under test is ready to be timed
+/// (default_worker.cpp installs a round trip to the worker, which answers
+/// once its CUDA context exists: that start-up is the grader's, not the
+/// solver's setup). By default nothing to wait for.
+void set_solver_ready_wait(void (*wait)());
 
 }  // namespace sssp::test

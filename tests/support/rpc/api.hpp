@@ -219,6 +219,12 @@ std::string round_trip(const std::string& request);
 /// it anyway. A worker that cannot start is reported by that call.
 void start_worker() noexcept;
 
+/// Returns once the worker (started if none runs) answers a request that
+/// asks nothing of the lab's code: after its start-up, a GPU lab's CUDA
+/// context included. The performance item times a solver's construction
+/// from there.
+void wait_for_worker();
+
 /// The worker started when SSSP_WORKER is not set (default_worker.cpp).
 const char* default_worker();
 

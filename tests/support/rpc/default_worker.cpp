@@ -32,8 +32,10 @@ class StartWorkerEarly : public testing::Environment {
 // fails the test with the worker's CUDA error instead of skipping it.
 [[maybe_unused]] const bool gpu_checked_by_presence = [] {
   sssp::test::gpu_kernels_run_in_the_worker();
-  // The code under test runs in the worker: the performance item reads its CPU time.
+  // The code under test runs in the worker: the performance item reads its
+  // CPU time, and times its setup from when it is up.
   sssp::test::set_solver_cpu_clock(&sssp::rpc::worker_cpu_seconds);
+  sssp::test::set_solver_ready_wait(&sssp::rpc::wait_for_worker);
   return true;
 }();
 

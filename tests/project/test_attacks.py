@@ -11,7 +11,8 @@ faking the clock, #including the course's reference by a relative or
 absolute path. For a lab, each attack is appended to the lab's first
 source file a student edits (the skeleton's, so the honest share is 0), or,
 when its first line is `// @REPLACES@ FILE`, is the whole of FILE (a
-submission that would earn points if the attack worked); each is graded
+submission that would earn points if the attack worked; lab 01's files: on
+another lab it is not applicable, and said so); each is graded
 with tests/grade.py --submission through the isolated path. Passes when
 every attack scores exactly 0, the reports show none of the secrets (a
 solution's code, a hidden graph's text, an environment variable of the
@@ -95,8 +96,8 @@ def main(argv: list[str]) -> int:
     if not isolation.sandboxed:
         print(f"skipped: no sandbox here ({isolation.why})")
         return 77
-    files = [line for line in (REPO / "labs" / args.lab / ".student-files").read_text().split()
-             if line.endswith((".cpp", ".cu"))]
+    student_files = (REPO / "labs" / args.lab / ".student-files").read_text().split()
+    files = [line for line in student_files if line.endswith((".cpp", ".cu"))]
     target = files[0]
     skeleton = (REPO / "labs" / args.lab / target).read_text()
     marker = solution_marker(args.lab, target)
@@ -113,6 +114,9 @@ def main(argv: list[str]) -> int:
             submission = Path(work) / attack.stem / "submission"
             submission.mkdir(parents=True)
             replaced = re.match(r"// @REPLACES@ (\S+)\n", code)
+            if replaced and replaced.group(1) not in student_files:
+                print(f"n/a    {args.lab}: {attack.stem} (replaces {replaced.group(1)}, not a file of this lab)")
+                continue
             if replaced:
                 (submission / replaced.group(1)).write_text(code)
             else:

@@ -21,7 +21,11 @@ timer. Where bubblewrap cannot run, the worker still runs apart, unsandboxed,
 and the report says so (grading for a platform then stops unless
 --allow-unsandboxed). --in-process runs the test programs that link the
 lab's code instead, as gdb, cuda-gdb and compute-sanitizer see them: for
-debugging, never for grading a submission.
+debugging, never for grading a submission. Either way the lab's code could
+reach its own results, so such a run is no grade: results.json starts with
+NOT A GRADE and has a score of 0 (the tests' points kept for reference).
+The reports are written last, each whole, after every process grading
+started is stopped (one left behind in a session of its own included).
 
 Only what grading needs is built: the course's test support and, per lab,
 the graded test programs of the flavour graded (for a student: labs/, never

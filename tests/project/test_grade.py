@@ -32,12 +32,13 @@ import grading.sanitizer  # noqa: E402
 import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
 from grading.judging import Runner, gtest_filter_matches  # noqa: E402
 from grading.limits import MEMORY_LIMIT_MIB  # noqa: E402
-from grading.model import Program, Result, ToolRun  # noqa: E402
+from grading.model import LabReport, Program, Result, ToolRun  # noqa: E402
 from grading.perf import PERF_ITEM  # noqa: E402
 from grading.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_LOG,  # noqa: E402
                                SANITIZER_MISSING, SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer,
                                judge_tool_run, parse_sanitizer_log, read_tool_log, recorded_exits,
                                sanitizer_verdict)
+from grading.reports import write_gradescope, write_junit  # noqa: E402
 from grading.scoring import rubric_results  # noqa: E402
 
 BUILD: Path = Path()  # set by main()
@@ -163,7 +164,10 @@ class Skips(GraderRun):
         self.grade("--lab", LAB, "--flavour", "solution", "--results-json", str(self.results_path),
                    "--allow-skips")
         results = self.results()
-        self.assertNotIn("score", results, "Gradescope totals the tests itself and hides unpublished ones")
+        if results.get("extra_data", {}).get("not_a_grade"):
+            self.assertEqual(results["score"], 0, "a run without the sandbox is no grade")  # no bubblewrap here
+        else:
+            self.assertNotIn("score", results, "Gradescope totals the tests itself and hides unpublished ones")
         self.assertEqual([t["name"] for t in results["tests"] if t["status"] != "passed"], [])
         shown = {t["name"].split(": ", 1)[1] for t in results["tests"]}
         self.assertEqual(shown & self.skipped_names(), set(), "a skipped test is listed, not shown failed")
@@ -298,6 +302,36 @@ class Submission(GraderRun):
         self.assertIn("Ignored, not lab files a student edits: NOTES.md, labs/lab01_serial/lab01.hpp",
                       self.results()["output"])
         self.assertEqual({t["name"].split(": ")[0] for t in self.results()["tests"]}, {LAB}, "only labs submitted")
+
+
+class ReportFiles(unittest.TestCase):
+    def test_a_link_in_a_reports_place_is_replaced_not_followed(self):
+        scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
+        self.addCleanup(scratch.cleanup)
+        target = Path(scratch.name) / "grader.py"
+        target.write_text("# the grader's own file\n")
+        for name, write in (("results.json", lambda path: write_gradescope([], path, "a message")),
+                            ("junit.xml", lambda path: write_junit([], path))):
+            with self.subTest(name):
+                report = Path(scratch.name) / name
+                report.symlink_to(target)
+                write(report)
+                self.assertFalse(report.is_symlink())
+                self.assertEqual(target.read_text(), "# the grader's own file\n")
+        self.assertEqual(sorted(p.name for p in Path(scratch.name).iterdir()),
+                         ["grader.py", "junit.xml", "results.json"], "a temporary file was left")
+
+    def test_a_run_without_the_sandbox_is_no_grade(self):
+        scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
+        self.addCleanup(scratch.cleanup)
+        path = Path(scratch.name) / "results.json"
+        report = LabReport(LAB, "Lab 01", [Result(LAB, "S.T", 3, "visible", status="passed")])
+        write_gradescope([report], path, "isolation: NONE", "the student's code ran without the sandbox")
+        results = json.loads(path.read_text())
+        self.assertEqual(results["score"], 0)
+        self.assertEqual(results["extra_data"], {"not_a_grade": True, "tests_score": 3, "tests_max_score": 3})
+        self.assertTrue(results["output"].startswith("NOT A GRADE: the student's code ran without the sandbox"))
+        self.assertEqual(results["tests"][0]["score"], 3, "the tests' points are kept for reference")
 
 
 class WrongSubmissions(unittest.TestCase):

@@ -9,6 +9,10 @@ submission of tests/project/attacks/judge/ appended to a lab 01 file:
   error. The grader must write no file of its own through a link, quote no
   file the sandbox cannot read, and never pass the item when the tool
   reported an error. Needs bubblewrap (skipped without).
+- without the sandbox (--allow-unsandboxed, a bubblewrap that cannot start):
+  the worker leaves a process behind that rewrites results.json and the
+  JUnit file once the grader has written them. The grader's reports must be
+  the last word, and results.json must say the run is not a grade.
 
     test_judge_attacks.py --build-dir BUILD
 
@@ -16,9 +20,13 @@ Needs a built BUILD (lab 01's isolated test program and its solution worker).
 """
 import argparse
 import json
+import os
 import secrets
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -69,6 +77,17 @@ def submission_of(directory: Path, attack: str, base: Path, **values: str) -> Pa
     submission.mkdir(parents=True)
     (submission / TARGET).write_text(f"{base.read_text()}\n// ---- attack: {attack} ----\n{code}")
     return submission
+
+
+def processes_named(name: str) -> list[int]:
+    found = []
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_text().strip() == name:
+                found.append(int(comm.parent.name))
+        except OSError:
+            pass
+    return found
 
 
 class SanitizerScratch(unittest.TestCase):
@@ -145,6 +164,50 @@ class SanitizerScratch(unittest.TestCase):
         self.assertEqual(result.score, 0)
         self.assertEqual([r.status for r in result.sanitizer_runs], ["reported"] * 3, result.output)
         self.assertIn("exited with status 86", result.output)
+
+
+class Unsandboxed(unittest.TestCase):
+    """grade.py --allow-unsandboxed where bubblewrap cannot start (a stand-in bwrap that fails)."""
+
+    def setUp(self):
+        scratch = tempfile.TemporaryDirectory(prefix="judge-attack-")
+        self.addCleanup(scratch.cleanup)
+        self.dir = Path(scratch.name)
+        self.addCleanup(self.stop_rewriters)
+
+    @staticmethod
+    def stop_rewriters():
+        for pid in processes_named("sssp-rewriter"):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def test_a_process_left_behind_cannot_rewrite_the_reports_and_the_run_is_no_grade(self):
+        fake = self.dir / "bin"
+        fake.mkdir()
+        (fake / "bwrap").write_text("#!/bin/sh\necho 'bwrap: no user namespaces here' >&2\nexit 1\n")
+        (fake / "bwrap").chmod(0o755)
+        env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+        submission = submission_of(self.dir, "rewrite_reports_unsandboxed", REPO / "labs" / LAB / TARGET)
+        results, junit = self.dir / "results.json", self.dir / "junit.xml"
+        graded = subprocess.run(
+            [sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", str(BUILD), "--no-build",
+             "--submission", str(submission), "--lab", LAB, "--results-json", str(results), "--junit", str(junit),
+             "--allow-unsandboxed", "--allow-skips", "--no-sanitize", "--no-perf", "--timeout", "10",
+             "--hidden-graphs", str(REPO / "datasets" / "tiny"), "--show-failures", "0"],
+            env=env, capture_output=True, text=True, errors="replace", timeout=1200)
+        self.assertEqual(graded.returncode, 0, graded.stdout[-3000:] + graded.stderr[-3000:])
+        self.assertIn("isolation: NONE", graded.stdout, "the stand-in bwrap did not turn the sandbox off")
+        self.assertTrue(Path(f"{results}.rewriter").exists(), "the attack never ran: this test proves nothing")
+        time.sleep(3)  # the rewriter looks every 0.1 s
+        left = processes_named("sssp-rewriter")
+        report = json.loads(results.read_text())
+        self.assertNotIn("FORGED", results.read_text() + junit.read_text(), "a report was rewritten")
+        self.assertEqual(left, [], "a process of the submission outlived grading")
+        self.assertTrue(report["extra_data"]["not_a_grade"], "an unsandboxed run must say it is no grade")
+        self.assertEqual(report["score"], 0, "an unsandboxed run's total must not count")
+        self.assertTrue(report["output"].startswith("NOT A GRADE"), report["output"][:200])
 
 
 def main() -> int:

@@ -45,9 +45,10 @@ each lab's tests/<lab>/rubric.json (read by tests/lab_data.py).
 Each GPU lab also has a compute-sanitizer item (the "sanitizer" entry of
 tests/<lab>/rubric.json: its points and a small named set of its GPU tests):
 those tests run under compute-sanitizer memcheck, racecheck and synccheck, in
-the build graded, and the item passes only when every run's own summary line
-reports no error or hazard, the sanitizer exits 0, and GoogleTest's report
-has every test of the set passed. It is on by default where a GPU is found
+the build graded, and the item passes only when the sanitizer exits 0 at
+every run (recorded outside the sandbox), its log reports no error or hazard
+(the log can fail the item, never pass it: the worker could rewrite it), and
+GoogleTest's report has every test of the set passed. It is on by default where a GPU is found
 (--sanitize, --no-sanitize); without a GPU or without compute-sanitizer (PATH,
 /usr/local/cuda/bin) it is listed as skipped with the reason, like a test.
 

@@ -65,8 +65,10 @@ SANITIZER_REPORT_LINES = 15  # report lines shown in a failure message (each cut
 SANITIZER_LOG = "compute-sanitizer.log"  # the tool's --log-file, alone in the folder the sandbox can write
 SANITIZER_LOG_LIMIT = 1 << 20  # bytes of the log read (its first and last half when longer)
 # Runs between the test program and the sandbox, outside it: appends each
-# start of the worker command ("$@") and its exit status to the file "$1".
-_RECORD_EXITS = 'exits=$1; shift; echo started >>"$exits"; "$@"; echo "ended $?" >>"$exits"'
+# start of the worker command ("$@") and its exit status to the file "$1",
+# and exits with that status (the test program names it when a call fails).
+_RECORD_EXITS = ('exits=$1; shift; echo started >>"$exits"; "$@"; status=$?; echo "ended $status" >>"$exits"; '
+                 'exit $status')
 SANITIZER_FALLBACK = "/usr/local/cuda/bin/compute-sanitizer"
 # Skip reasons of the item (what was missing, then why). Not in SKIP_REASONS:
 # no test may skip itself for these.

@@ -540,6 +540,17 @@ class SanitizerOutput(unittest.TestCase):
         self.assertEqual(recorded_exits("started\nended 0\nstarted\nended 86\nstarted\n"), [0, 86, None])
         self.assertEqual(recorded_exits("ended 0\nstarted\nended x\n"), [None])
 
+    def test_the_recorder_records_each_status_and_passes_it_on(self):
+        # The test program names the worker's status when a call fails: the recorder must not hide it.
+        with tempfile.TemporaryDirectory(prefix="grade-test-") as scratch:
+            exits = Path(scratch) / "exits"
+            for command, status in ((["true"], 0), (["/bin/sh", "-c", "exit 86"], 86),
+                                    (["/bin/sh", "-c", "kill -KILL $$"], 137)):
+                ran = subprocess.run(["/bin/sh", "-c", grading.sanitizer._RECORD_EXITS, "record-exits", str(exits),
+                                      *command])
+                self.assertEqual(ran.returncode, status)
+            self.assertEqual(recorded_exits(exits.read_text()), [0, 86, 137])
+
     def test_failing_missing_or_oddly_skipped_tests_fail_the_run(self):
         failed = self.judge("memcheck", CLEAN_MEMCHECK, 1, {"S.T": "passed", "S.U": "failed"})
         self.assertEqual(failed.status, "failed")

@@ -21,7 +21,11 @@ timer. Where bubblewrap cannot run, the worker still runs apart, unsandboxed,
 and the report says so (grading for a platform then stops unless
 --allow-unsandboxed). --in-process runs the test programs that link the
 lab's code instead, as gdb, cuda-gdb and compute-sanitizer see them: for
-debugging, never for grading a submission.
+debugging, never for grading a submission. Either way the lab's code could
+reach its own results, so such a run is no grade: results.json starts with
+NOT A GRADE and has a score of 0 (the tests' points kept for reference).
+The reports are written last, each whole, after every process grading
+started is stopped (one left behind in a session of its own included).
 
 Only what grading needs is built: the course's test support and, per lab,
 the graded test programs of the flavour graded (for a student: labs/, never
@@ -41,9 +45,10 @@ each lab's tests/<lab>/rubric.json (read by tests/lab_data.py).
 Each GPU lab also has a compute-sanitizer item (the "sanitizer" entry of
 tests/<lab>/rubric.json: its points and a small named set of its GPU tests):
 those tests run under compute-sanitizer memcheck, racecheck and synccheck, in
-the build graded, and the item passes only when every run's own summary line
-reports no error or hazard, the sanitizer exits 0, and GoogleTest's report
-has every test of the set passed. It is on by default where a GPU is found
+the build graded, and the item passes only when the sanitizer exits 0 at
+every run (recorded outside the sandbox), its log reports no error or hazard
+(the log can fail the item, never pass it: the worker could rewrite it), and
+GoogleTest's report has every test of the set passed. It is on by default where a GPU is found
 (--sanitize, --no-sanitize); without a GPU or without compute-sanitizer (PATH,
 /usr/local/cuda/bin) it is listed as skipped with the reason, like a test.
 

@@ -1,13 +1,26 @@
 """tests/grade.py's command line: its options, the checks of their
-combinations, the order of the steps (intake, isolation, grading, reports)
-and the exit status. tests/grade.py's docstring documents the command.
+combinations, the order of the steps (intake, isolation, grading, stopping
+every process grading started, reports) and the exit status.
+tests/grade.py's docstring documents the command.
+
+The reports are written last, once every process below grade.py is gone:
+grade.py is a subreaper (PR_SET_CHILD_SUBREAPER), so a process the
+submission leaves behind, even in a session of its own, is handed to it when
+its parent ends, and is found and killed before a report is written. Without
+the sandbox this is what stops a leftover process from rewriting the
+reports; processes started by other means (a service of the system, another
+login) are beyond it, which is one reason such a run is no grade.
 """
 from __future__ import annotations
 
 import argparse
+import ctypes
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -37,6 +50,57 @@ def add_item_options(parser: argparse.ArgumentParser, flag: str, item: str, what
                              f"where {skipped_where} is found)")
     parser.add_argument(f"--{flag}-only", action="store_true",
                         help=f"grade only the {item} items (of the labs that have one)")
+
+
+PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+STOP_PATIENCE = 30.0  # seconds to wait for killed processes to be gone
+
+
+def become_subreaper() -> None:
+    """Makes the processes below this one that lose their parent this one's
+    children, rather than init's, so that stop_descendants finds them."""
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise GradingError(f"prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
+
+
+def descendants() -> dict[int, tuple[int, str]]:
+    """The processes below this one, each with its parent and state (/proc/PID/stat)."""
+    processes = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # gone meanwhile
+            continue
+        state, parent = text[text.rindex(")") + 2:].split()[:2]
+        processes[int(stat.parent.name)] = (int(parent), state)
+    below: dict[int, tuple[int, str]] = {}
+    parents = {os.getpid()}
+    while parents:
+        children = {pid: entry for pid, entry in processes.items() if entry[0] in parents and pid not in below}
+        below.update(children)
+        parents = set(children)
+    return below
+
+
+def stop_descendants(spared: set[int]) -> list[int]:
+    """Kills every process below this one but `spared`, round after round
+    (the children of a killed one are handed to this one, a subreaper), and
+    reaps them; returns those still there after STOP_PATIENCE seconds."""
+    deadline = time.monotonic() + STOP_PATIENCE
+    while True:
+        below = {pid: entry for pid, entry in descendants().items() if pid not in spared}
+        for pid, (parent, state) in below.items():
+            try:
+                if state != "Z":
+                    os.kill(pid, signal.SIGKILL)
+                if parent == os.getpid():
+                    os.waitpid(pid, os.WNOHANG)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        alive = [pid for pid, (_, state) in below.items() if state != "Z"]
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.05)
 
 
 def check_expectation(expect: str, reports: list[LabReport], score: float, maximum: float) -> int:
@@ -109,12 +173,14 @@ def main(argv: list[str], description: str) -> int:
     parser.add_argument("--allow-unsandboxed", action="store_true",
                         help="with --results-json: grade even where bubblewrap cannot sandbox the student's code")
     args = parser.parse_args(argv)
+    spared = set(descendants())  # a caller's own processes (grade.main called as a library)
     build_dir = Path(args.build_dir).resolve()
     results_json = Path(args.results_json) if args.results_json else build_dir / "grading" / "results.json"
     junit = Path(args.junit) if args.junit else build_dir / "grading" / "junit.xml"
 
     notes: list[str] = []  # for the top of results.json
     try:
+        become_subreaper()
         rubric = lab_data.load_rubric()
         all_labs = list(rubric)
         labs = args.lab or all_labs
@@ -174,7 +240,15 @@ def main(argv: list[str], description: str) -> int:
         if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):
             traceback.print_exc()
         print(f"grade.py: {error}", file=sys.stderr)
+        stop_descendants(spared)
         write_gradescope([], results_json, f"AUTOGRADER ERROR, not a grade: {error}")
+        return 2
+    left = stop_descendants(spared)
+    if left:
+        error = (f"AUTOGRADER ERROR, not a grade: processes started by grading could not be stopped "
+                 f"(PIDs {', '.join(map(str, left))}), so they could rewrite any report")
+        print(f"grade.py: {error}", file=sys.stderr)
+        write_gradescope([], results_json, error)
         return 2
 
     print_failures(reports, args.show_failures)
@@ -185,9 +259,13 @@ def main(argv: list[str], description: str) -> int:
                "partial. Instructors: grade on a machine with a GPU and compute-sanitizer, the datasets and "
                "--hidden-graphs, or "
                "pass --allow-skips to accept it." if skips_refused else "")
-    write_gradescope(reports, results_json, "\n\n".join([message, *notes]).strip())
+    if args.isolation is None:
+        not_a_grade = "the lab's code ran inside the test programs (--in-process)"
+    else:
+        not_a_grade = "" if args.isolation.sandboxed else "the student's code ran without the sandbox"
+    write_gradescope(reports, results_json, "\n\n".join([message, *notes]).strip(), not_a_grade)
     write_junit(reports, junit)
-    print(f"\nreports: {results_json}, {junit}")
+    print(f"\nreports: {results_json}, {junit}" + (f"\nNOT A GRADE: {not_a_grade}" if not_a_grade else ""))
     if skips_refused:
         print(f"grade.py: {message}", file=sys.stderr)
         return 2

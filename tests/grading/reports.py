@@ -1,10 +1,16 @@
 """What grading reports: the score table and the failures on the console,
 Gradescope's results.json and JUnit XML. Skipped tests are listed with their
-reason and points, never shown as passed or failed.
+reason and points, never shown as passed or failed. A report file is written
+whole, by a rename over the old one (a link planted in its place is
+replaced, never followed); grade.py writes them once every process grading
+started is gone (cli.py). A run where the student's code was not sandboxed
+could have changed its own verdicts: its results.json says it is no grade.
 """
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -62,12 +68,32 @@ def print_failures(reports: list[LabReport], limit: int) -> None:
         print(f"\n... and {len(failures) - limit} more failing tests (see the JUnit or JSON report)")
 
 
-def write_gradescope(reports: list[LabReport], path: Path, message: str) -> None:
+def replace_file(path: Path, data: bytes) -> None:
+    """Makes `path` hold `data`: written to a new file beside it, then renamed
+    over it, so that it is whole or not there, and a link in its place is
+    replaced rather than followed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            os.fchmod(out.fileno(), 0o644)
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def write_gradescope(reports: list[LabReport], path: Path, message: str, not_a_grade: str = "") -> None:
     """Gradescope's results.json. A test has "passed" or "failed" only, so the
     skipped tests are listed in the top-level output (and extra_data) rather
     than shown as failures. There is no top-level score: Gradescope then totals
     the tests itself, and hides the total from students while any test is not
-    yet visible to them (after_published), so the total reveals nothing early."""
+    yet visible to them (after_published), so the total reveals nothing early.
+    `not_a_grade` says why the run is no grade (the student's code was not
+    sandboxed): then the top-level score is 0, which Gradescope takes over
+    the tests' total, the output starts with NOT A GRADE, and extra_data
+    holds not_a_grade and the tests' total."""
     tests = []
     for report in reports:
         if report.compiler_errors:
@@ -81,15 +107,23 @@ def write_gradescope(reports: list[LabReport], path: Path, message: str) -> None
                               "status": "passed" if r.status == "passed" else "failed",
                               "visibility": r.visibility, "output": r.output})
     results: dict = {"tests": tests, "visibility": "visible"}
+    extra: dict = {}
+    if not_a_grade:
+        results["score"] = 0
+        message = (f"NOT A GRADE: {not_a_grade}, so it could have changed its own results; the score is 0 "
+                   "(the tests' points are shown for reference only)\n\n" + message).strip()
+        extra.update(not_a_grade=True, tests_score=sum(t["score"] for t in tests),
+                     tests_max_score=sum(t["max_score"] for t in tests))
     output = "\n\n".join(part for part in (message, skipped_summary(reports)) if part)
     if output:
         results["output"] = output
     skipped = [{"name": f"{r.lab}: {r.name}", "points": r.points, "missing": r.missing, "reason": r.output}
                for report in reports for r in report.results if r.status == "skipped"]
     if skipped:
-        results["extra_data"] = {"skipped": skipped}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results, indent=2))
+        extra["skipped"] = skipped
+    if extra:
+        results["extra_data"] = extra
+    replace_file(path, json.dumps(results, indent=2).encode())
 
 
 def write_junit(reports: list[LabReport], path: Path) -> None:
@@ -106,5 +140,4 @@ def write_junit(reports: list[LabReport], path: Path) -> None:
                 ET.SubElement(case, "failure", message=r.status).text = text
             elif r.status == "skipped":
                 ET.SubElement(case, "skipped", message=r.output)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+    replace_file(path, ET.tostring(suites, encoding="utf-8", xml_declaration=True))

@@ -1,10 +1,38 @@
 """A GPU lab's compute-sanitizer item (the "sanitizer" entry of its rubric):
 a small named set of its GPU tests run under memcheck, racecheck and
-synccheck, one process per tool. Each run is judged from the sanitizer's own
-log file (its summary lines), its exit status and GoogleTest's XML report;
-what the tests print only explains a failure. Where no GPU or no
-compute-sanitizer is found, or with --no-sanitize, the item is skipped with
-the reason.
+synccheck, one process per tool. Each run is judged from the tool's exit
+status, GoogleTest's XML report and the test program's exit status; the
+tool's log explains a failure and can fail a run, never pass it; what the
+tests print only explains a failure. Where no GPU or no compute-sanitizer
+is found, or with --no-sanitize, the item is skipped with the reason.
+
+What the student's code can reach (issue 44). compute-sanitizer runs inside
+the sandbox as the parent of the worker it watches, as the same user, so the
+lab's code can do to the tool's files whatever the tool can:
+
+- The verdict is the tool's exit status (--error-exitcode for errors found),
+  recorded outside the sandbox: a shell between the test program and bwrap
+  (_RECORD_EXITS) appends each start of the worker command and how it ended
+  (bwrap passes the tool's status on, 128 + N for a signal) to a file of the
+  grader's that the sandbox cannot see. A tool that is killed leaves a
+  signal's status or no end at all: the run fails. Nothing the lab's code
+  writes or prints makes a status 0.
+- The log is the lab's code's to rewrite, so it is read for the message only:
+  a report or a summary counting errors fails a run, a clean one proves
+  nothing.
+- The one folder the sandbox can write (logs/) holds the log alone. The test
+  program's XML report and the recorded statuses sit beside it, in the
+  grader's own folder, which is not bound in: nothing the grader writes or
+  trusts is in the sandbox's reach. The log is opened without following a
+  link and read only as a plain file of a single link, up to
+  SANITIZER_LOG_LIMIT bytes; anything else in logs/ (a link, a second file, a
+  folder) means the lab's code changed it, and the run fails unread.
+
+Not ruled out: the lab's code runs inside the process the tool instruments
+and could tamper with the tool's library there (or trace the tool where
+ptrace is allowed) so that it reports nothing; a reader of the submission
+sees that, the grader cannot. Without the sandbox (isolation none) the lab's
+code reaches every file named here: such a run is no grade (reports.py).
 """
 from __future__ import annotations
 
@@ -13,6 +41,8 @@ import os
 import re
 import secrets
 import shutil
+import signal
+import stat
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -32,6 +62,13 @@ SANITIZER_TIMEOUT = 180.0  # default seconds per tool run (several tests, instru
 SANITIZER_ERROR_EXITCODE = 86  # --error-exitcode: the sanitizer found errors
 SANITIZER_MEMORY_FACTOR = 4  # the sanitizer's own bookkeeping: its runs get this times the test cap
 SANITIZER_REPORT_LINES = 15  # report lines shown in a failure message (each cut at 300 characters)
+SANITIZER_LOG = "compute-sanitizer.log"  # the tool's --log-file, alone in the folder the sandbox can write
+SANITIZER_LOG_LIMIT = 1 << 20  # bytes of the log read (its first and last half when longer)
+# Runs between the test program and the sandbox, outside it: appends each
+# start of the worker command ("$@") and its exit status to the file "$1",
+# and exits with that status (the test program names it when a call fails).
+_RECORD_EXITS = ('exits=$1; shift; echo started >>"$exits"; "$@"; status=$?; echo "ended $status" >>"$exits"; '
+                 'exit $status')
 SANITIZER_FALLBACK = "/usr/local/cuda/bin/compute-sanitizer"
 # Skip reasons of the item (what was missing, then why). Not in SKIP_REASONS:
 # no test may skip itself for these.
@@ -72,11 +109,12 @@ _NOISE = re.compile(r"^=+\s*(COMPUTE-SANITIZER|Host Frame|Saved host backtrace|i
 
 
 def parse_sanitizer_log(text: str) -> SanitizerReport:
-    """Reads compute-sanitizer's own output (its --log-file, which the code
-    under test does not write to): the summary lines (ERROR SUMMARY: N
-    errors; racecheck's RACECHECK SUMMARY: N hazards displayed (E errors, W
-    warnings)) and the first lines of its reports, backtraces left out. Only
-    lines in the sanitizer's own "=========" format count."""
+    """Reads compute-sanitizer's log (its --log-file, which the code under
+    test can rewrite: what it says can fail a run, never pass one): the
+    summary lines (ERROR SUMMARY: N errors; racecheck's RACECHECK SUMMARY: N
+    hazards displayed (E errors, W warnings)) and the first lines of its
+    reports, backtraces left out. Only lines in the sanitizer's own
+    "=========" format count."""
     counts, summaries, lines, plain = [], [], [], []
     for line in text.splitlines():
         line = line.rstrip()
@@ -108,12 +146,82 @@ def find_sanitizer() -> str | None:
     return SANITIZER_FALLBACK if os.access(SANITIZER_FALLBACK, os.X_OK) else None
 
 
-def judge_tool_run(tool: str, returncode: int | None, log_text: str, cases: dict[str, ET.Element] | None,
-                   names: list[str], output: str, timeout: float) -> ToolRun:
-    """Judges one compute-sanitizer run of the tests `names`: from the
-    sanitizer's own log (its summary lines), its exit status and GoogleTest's
-    XML report (`cases` by full name, None when there was none); what the
-    tests printed (`output`) only explains a failure."""
+def read_plain_file(folder: int, name: str, limit: int = SANITIZER_LOG_LIMIT) -> tuple[str, str]:
+    """The text of `name` in the open folder `folder` (its first and last
+    limit/2 bytes when longer) and '', or ('', why not) when it is no plain
+    file of a single link. A link is never followed, a FIFO never waited on."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    except OSError as error:
+        return "", f"{name} could not be opened as a plain file: {error.strerror}"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            return "", f"{name} is no plain file of a single link"
+        if info.st_size <= limit:
+            data = os.pread(fd, limit, 0)
+        else:
+            data = os.pread(fd, limit // 2, 0) + b"\n...\n" + os.pread(fd, limit // 2, info.st_size - limit // 2)
+        return data.decode(errors="replace"), ""
+    finally:
+        os.close(fd)
+
+
+def read_tool_log(logs: Path) -> tuple[str, str]:
+    """The tool's log from `logs`, the folder the sandbox can write, and '';
+    or ('', what shows that the lab's code changed the folder): anything but
+    at most one plain file SANITIZER_LOG of a single link."""
+    try:
+        folder = os.open(logs, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as error:
+        return "", f"it could not be opened: {error.strerror}"
+    try:
+        names = os.listdir(folder)
+        strays = sorted(name for name in names if name != SANITIZER_LOG)
+        if strays:
+            shown = ", ".join(ascii(name) for name in strays[:3])
+            return "", f"{len(strays)} entr{'y' if len(strays) == 1 else 'ies'} the tool does not write: {shown}"
+        return read_plain_file(folder, SANITIZER_LOG) if names else ("", "")
+    finally:
+        os.close(folder)
+
+
+def recorded_exits(text: str) -> list[int | None]:
+    """The tool's exit status for each start of the worker command that
+    _RECORD_EXITS recorded; None for a start that did not end."""
+    exits: list[int | None] = []
+    for line in text.splitlines():
+        if line == "started":
+            exits.append(None)
+        elif re.fullmatch(r"ended \d+", line) and exits and exits[-1] is None:
+            exits[-1] = int(line.split()[1])
+    return exits
+
+
+def tool_status(status: int) -> str:
+    """A recorded exit status of the tool in words: negative, the signal that
+    killed it (in process); 128 + N, most likely signal N (bwrap's way)."""
+    number = -status if status < 0 else status - 128 if 128 < status < 128 + 65 else 0
+    if number:
+        try:
+            name = signal.Signals(number).name + ("?" if status > 0 else "")
+            return f"status {status} (killed by signal {number}, {name})"
+        except ValueError:
+            pass
+    return f"status {status}"
+
+
+def judge_tool_run(tool: str, returncode: int | None, exits: list[int | None], log_text: str,
+                   cases: dict[str, ET.Element] | None, names: list[str], output: str, timeout: float,
+                   tampered: str = "") -> ToolRun:
+    """Judges one compute-sanitizer run of the tests `names`: from the tool's
+    exit status at each start of the worker (`exits`, recorded outside the
+    sandbox; None for a run that did not end), GoogleTest's XML report
+    (`cases` by full name, None when there was none) and the test program's
+    exit status (`returncode`, None after a timeout). The tool's log
+    (`log_text`) can fail the run, never pass it; `tampered` says what in its
+    folder shows that the lab's code changed it. What the tests printed
+    (`output`) only explains a failure."""
     what = f"compute-sanitizer {tool}"
     report = parse_sanitizer_log(log_text)
     step = last_step(output)
@@ -122,21 +230,19 @@ def judge_tool_run(tool: str, returncode: int | None, log_text: str, cases: dict
         return ToolRun(tool, "timeout", f"{what} did not finish within {timeout:g} s{during}\nunder the sanitizer "
                        "the code runs many times slower, but these tests are small: look for an endless loop, or "
                        "far more kernel launches than the algorithm needs")
+    if tampered:
+        return ToolRun(tool, "failed", f"the folder of {what}'s log was changed by the lab's code ({tampered}): "
+                       "the tool writes one plain file there. The item fails; the log was not read.")
+    noun = "hazard" if tool == "racecheck" else "error"
     if report.errors:
-        noun = "hazard" if tool == "racecheck" else "error"
         lines = "\n".join(report.lines)
         return ToolRun(tool, "reported", f"{what} reported {report.errors} {noun}{'s' if report.errors != 1 else ''} "
                        f"({report.summary}); its first report lines:\n{lines}\nhint: {sanitizer_hint(tool, report)}",
                        errors=report.errors)
-    if report.errors is None:
-        ended = how_it_ended(returncode) if returncode else "it exited with status 0"
-        return ToolRun(tool, "failed", f"{what} ended without its summary line ({ended}){during}\n"
-                       f"--- the sanitizer's last output ---\n{cut(log_text.strip()[-OUTPUT_LIMIT:])}\n"
-                       f"--- the tests' last output ---\n{test_output(output)}")
-    if returncode == SANITIZER_ERROR_EXITCODE:
-        return ToolRun(tool, "failed", f"{what} exited with status {returncode}, its status for errors found, but "
-                       f"its summary counts none ({report.summary})\n--- the tests' last output ---\n"
-                       f"{test_output(output)}", errors=0)
+    if SANITIZER_ERROR_EXITCODE in exits:
+        return ToolRun(tool, "reported", f"{what} found {noun}s (it exited with status {SANITIZER_ERROR_EXITCODE}, "
+                       f"its status for them), but its log holds no report of them: each start of the worker writes "
+                       f"the log anew, or the lab's code changed it\nhint: {sanitizer_hint(tool, report)}")
     if cases is None:
         return ToolRun(tool, "failed", f"under {what} the test program ended before it wrote its report: "
                        f"{how_it_ended(returncode) if returncode else 'it exited with status 0'}{during}\n"
@@ -164,6 +270,17 @@ def judge_tool_run(tool: str, returncode: int | None, log_text: str, cases: dict
                 return ToolRun(tool, "skipped", reason, errors=0, missing=missing_for(reason) or "")
             return ToolRun(tool, "failed", f"under {what}, {name} skipped itself for a reason the course does not "
                            f"define: '{reason}'", errors=0)
+    # The tests passed: the run is clean only if every run of the tool ended with status 0.
+    if not exits:
+        how = "it never ran the lab's code"
+    elif None in exits:
+        how = ("a run of it did not end (the test program stops a worker that has not ended 2 s after its last "
+               "call, or the lab's code killed the tool)")
+    else:
+        how = next((f"it ended with {tool_status(status)}" for status in exits if status), "")
+    if how:
+        return ToolRun(tool, "failed", f"under {what} the tests passed, but {how}{during}\n"
+                       f"--- the sanitizer's last output ---\n{cut(log_text.strip()[-OUTPUT_LIMIT:])}", errors=0)
     if returncode != 0:
         return ToolRun(tool, "failed", f"under {what} the tests passed, but then {how_it_ended(returncode)} (in a "
                        "destructor, or at exit?)", errors=0)
@@ -176,7 +293,7 @@ def sanitizer_verdict(runs: list[ToolRun]) -> tuple[str, str, str]:
     failure, a skip; passed only when every tool ran clean."""
     reported = [r for r in runs if r.status == "reported"]
     if reported:
-        also = [f"{r.tool} also reported {r.errors}" for r in reported[1:]]
+        also = [f"{r.tool} also reported {r.errors or 'errors'}" for r in reported[1:]]
         return "failed", cut("\n".join([reported[0].message, *also])), ""
     for status in ("timeout", "failed", "skipped"):
         run = next((r for r in runs if r.status == status), None)
@@ -190,9 +307,10 @@ def sanitizer_verdict(runs: list[ToolRun]) -> tuple[str, str, str]:
 class Sanitizer:
     """Runs a lab's compute-sanitizer item: its tests under memcheck,
     racecheck and synccheck, one process per tool, each in the runner's
-    scratch directory and limits with its own timeout. The sanitizer writes
-    its text to a log file of a fresh unpredictable name, apart from what the
-    code under test prints."""
+    scratch directory and limits with its own timeout. The tool writes its
+    text to a log file alone in the one folder the sandbox can write, apart
+    from what the code under test prints; its exit status is recorded outside
+    the sandbox."""
 
     def __init__(self, path: str, runner: Runner, timeout: float = SANITIZER_TIMEOUT,
                  isolation: sandbox.Isolation | None = None):
@@ -202,31 +320,40 @@ class Sanitizer:
         """Runs `tool` on the tests `patterns` select (named `names`) and judges the run."""
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="sssp-sanitizer-", ignore_cleanup_errors=True) as work:
-            token = secrets.token_hex(16)
-            report, log = Path(work) / f"{token}.xml", Path(work) / f"{token}.log"
+            # `work` is the grader's alone; only logs/ is bound into the sandbox.
+            private, logs = Path(work), Path(work) / "logs"
+            logs.mkdir()
+            report, exits = private / f"{secrets.token_hex(16)}.xml", private / "exits"
             tool_argv = [self.path, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXITCODE),
-                         "--print-limit", "20", "--log-file", str(log)]
+                         "--print-limit", "20", "--log-file", str(logs / SANITIZER_LOG)]
             tests = [program.path, f"--gtest_filter={':'.join(patterns)}", "--gtest_color=no"]
             worker: tuple[str, ...] = ()
             if program.worker_path:
                 # Only the worker, which runs the lab's code, is instrumented, inside its sandbox.
-                worker = tuple(sandbox.worker_command(self.isolation or sandbox.Isolation("none"),
-                                                      Path(program.worker_path), True, tool_argv, Path(work)))
+                sandboxed = sandbox.worker_command(self.isolation or sandbox.Isolation("none"),
+                                                   Path(program.worker_path), True, tool_argv, logs)
+                worker = ("/bin/sh", "-c", _RECORD_EXITS, "record-exits", str(exits), *sandboxed)
                 argv = tests
             else:
                 argv = [*tool_argv, *tests]
-            returncode, output = self.runner._execute(argv, report, Path(work), self.timeout,
+            returncode, output = self.runner._execute(argv, report, private, self.timeout,
                                                       self.runner.memory_mib * SANITIZER_MEMORY_FACTOR, worker)
-            try:
-                log_text = log.read_text(errors="replace")
-            except OSError:
-                log_text = ""
+            log_text, tampered = read_tool_log(logs)
+            if program.worker_path:
+                folder = os.open(private, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                try:
+                    tool_exits = recorded_exits(read_plain_file(folder, exits.name)[0])
+                finally:
+                    os.close(folder)
+            else:
+                # In process (debugging), the tool is the process run: its status is the run's.
+                tool_exits = [] if returncode is None else [returncode]
             try:
                 cases: dict[str, ET.Element] | None = {
                     f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
             except (OSError, ET.ParseError):
                 cases = None
-        run = judge_tool_run(tool, returncode, log_text, cases, names, output, self.timeout)
+        run = judge_tool_run(tool, returncode, tool_exits, log_text, cases, names, output, self.timeout, tampered)
         run.seconds = time.monotonic() - start
         return run
 

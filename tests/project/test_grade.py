@@ -32,11 +32,13 @@ import grading.sanitizer  # noqa: E402
 import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
 from grading.judging import Runner, gtest_filter_matches  # noqa: E402
 from grading.limits import MEMORY_LIMIT_MIB  # noqa: E402
-from grading.model import Program, Result, ToolRun  # noqa: E402
+from grading.model import LabReport, Program, Result, ToolRun  # noqa: E402
 from grading.perf import PERF_ITEM  # noqa: E402
-from grading.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_MISSING,  # noqa: E402
-                               SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer, judge_tool_run,
-                               parse_sanitizer_log, sanitizer_verdict)
+from grading.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_LOG,  # noqa: E402
+                               SANITIZER_MISSING, SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer,
+                               judge_tool_run, parse_sanitizer_log, read_tool_log, recorded_exits,
+                               sanitizer_verdict)
+from grading.reports import write_gradescope, write_junit  # noqa: E402
 from grading.scoring import rubric_results  # noqa: E402
 
 BUILD: Path = Path()  # set by main()
@@ -162,7 +164,10 @@ class Skips(GraderRun):
         self.grade("--lab", LAB, "--flavour", "solution", "--results-json", str(self.results_path),
                    "--allow-skips")
         results = self.results()
-        self.assertNotIn("score", results, "Gradescope totals the tests itself and hides unpublished ones")
+        if results.get("extra_data", {}).get("not_a_grade"):
+            self.assertEqual(results["score"], 0, "a run without the sandbox is no grade")  # no bubblewrap here
+        else:
+            self.assertNotIn("score", results, "Gradescope totals the tests itself and hides unpublished ones")
         self.assertEqual([t["name"] for t in results["tests"] if t["status"] != "passed"], [])
         shown = {t["name"].split(": ", 1)[1] for t in results["tests"]}
         self.assertEqual(shown & self.skipped_names(), set(), "a skipped test is listed, not shown failed")
@@ -299,6 +304,36 @@ class Submission(GraderRun):
         self.assertEqual({t["name"].split(": ")[0] for t in self.results()["tests"]}, {LAB}, "only labs submitted")
 
 
+class ReportFiles(unittest.TestCase):
+    def test_a_link_in_a_reports_place_is_replaced_not_followed(self):
+        scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
+        self.addCleanup(scratch.cleanup)
+        target = Path(scratch.name) / "grader.py"
+        target.write_text("# the grader's own file\n")
+        for name, write in (("results.json", lambda path: write_gradescope([], path, "a message")),
+                            ("junit.xml", lambda path: write_junit([], path))):
+            with self.subTest(name):
+                report = Path(scratch.name) / name
+                report.symlink_to(target)
+                write(report)
+                self.assertFalse(report.is_symlink())
+                self.assertEqual(target.read_text(), "# the grader's own file\n")
+        self.assertEqual(sorted(p.name for p in Path(scratch.name).iterdir()),
+                         ["grader.py", "junit.xml", "results.json"], "a temporary file was left")
+
+    def test_a_run_without_the_sandbox_is_no_grade(self):
+        scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
+        self.addCleanup(scratch.cleanup)
+        path = Path(scratch.name) / "results.json"
+        report = LabReport(LAB, "Lab 01", [Result(LAB, "S.T", 3, "visible", status="passed")])
+        write_gradescope([report], path, "isolation: NONE", "the student's code ran without the sandbox")
+        results = json.loads(path.read_text())
+        self.assertEqual(results["score"], 0)
+        self.assertEqual(results["extra_data"], {"not_a_grade": True, "tests_score": 3, "tests_max_score": 3})
+        self.assertTrue(results["output"].startswith("NOT A GRADE: the student's code ran without the sandbox"))
+        self.assertEqual(results["tests"][0]["score"], 3, "the tests' points are kept for reference")
+
+
 class WrongSubmissions(unittest.TestCase):
     """Mutants of tests/lab01_serial/mutants.json that crash, loop or grow without bound."""
 
@@ -429,9 +464,13 @@ class SanitizerOutput(unittest.TestCase):
     NAMES = ["S.T", "S.U"]
 
     def judge(self, tool: str, log: str, returncode: int | None = 0, cases: dict | None = None,
-              output: str = "") -> ToolRun:
+              output: str = "", exits: list[int | None] | None = None, tampered: str = "") -> ToolRun:
+        """A run judged from canned output; the tool's exit status is the
+        program's (as in process) unless `exits` records the worker's."""
         report = gtest_report(cases if cases is not None else {n: "passed" for n in self.NAMES})
-        return judge_tool_run(tool, returncode, log, report, self.NAMES, output, 120)
+        if exits is None:
+            exits = [] if returncode is None else [returncode]
+        return judge_tool_run(tool, returncode, exits, log, report, self.NAMES, output, 120, tampered)
 
     def test_parser_reads_the_summaries_and_the_first_report_lines(self):
         self.assertEqual(parse_sanitizer_log(CLEAN_MEMCHECK).errors, 0)
@@ -468,12 +507,49 @@ class SanitizerOutput(unittest.TestCase):
         forged = "========= ERROR SUMMARY: 0 errors\n[  PASSED  ] 2 tests.\n"
         run = self.judge("memcheck", "", -11, output=forged)
         self.assertEqual(run.status, "failed")
-        self.assertIn("ended without its summary line", run.message)
-        self.assertIn("SIGSEGV", run.message)
+        self.assertIn("the tests passed, but it ended with status -11 (killed by signal 11, SIGSEGV)", run.message)
 
-    def test_an_error_exit_status_without_errors_in_the_summary_fails(self):
-        run = self.judge("memcheck", CLEAN_MEMCHECK, SANITIZER_ERROR_EXITCODE)
+    def test_the_tools_error_status_fails_the_run_whatever_its_log_says(self):
+        # The log is in the sandbox's reach: a clean summary there proves nothing.
+        run = self.judge("memcheck", CLEAN_MEMCHECK, 0, exits=[0, SANITIZER_ERROR_EXITCODE])
+        self.assertEqual(run.status, "reported")
+        self.assertIn(f"exited with status {SANITIZER_ERROR_EXITCODE}", run.message)
+        self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK, SANITIZER_ERROR_EXITCODE).status, "reported")
+
+    def test_a_log_that_counts_errors_fails_the_run_whatever_the_status(self):
+        self.assertEqual(self.judge("racecheck", RACE, 0, exits=[0]).status, "reported")
+
+    def test_a_tool_run_that_did_not_end_or_never_ran_fails(self):
+        unfinished = self.judge("memcheck", CLEAN_MEMCHECK, 0, exits=[0, None])
+        self.assertEqual(unfinished.status, "failed")
+        self.assertIn("a run of it did not end", unfinished.message)
+        never = self.judge("memcheck", CLEAN_MEMCHECK, 0, exits=[])
+        self.assertEqual(never.status, "failed")
+        self.assertIn("it never ran the lab's code", never.message)
+        killed = self.judge("memcheck", CLEAN_MEMCHECK, 0, exits=[0, 137])
+        self.assertIn("status 137 (killed by signal 9, SIGKILL?)", killed.message)
+        self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK, 0, exits=[0, 0]).status, "clean")
+
+    def test_a_changed_log_folder_fails_the_run_unread(self):
+        run = self.judge("memcheck", "the grader's secret", 0, exits=[0], tampered="1 entries (x)")
         self.assertEqual(run.status, "failed")
+        self.assertIn("changed by the lab's code", run.message)
+        self.assertNotIn("secret", run.message)
+
+    def test_recorded_exits(self):
+        self.assertEqual(recorded_exits("started\nended 0\nstarted\nended 86\nstarted\n"), [0, 86, None])
+        self.assertEqual(recorded_exits("ended 0\nstarted\nended x\n"), [None])
+
+    def test_the_recorder_records_each_status_and_passes_it_on(self):
+        # The test program names the worker's status when a call fails: the recorder must not hide it.
+        with tempfile.TemporaryDirectory(prefix="grade-test-") as scratch:
+            exits = Path(scratch) / "exits"
+            for command, status in ((["true"], 0), (["/bin/sh", "-c", "exit 86"], 86),
+                                    (["/bin/sh", "-c", "kill -KILL $$"], 137)):
+                ran = subprocess.run(["/bin/sh", "-c", grading.sanitizer._RECORD_EXITS, "record-exits", str(exits),
+                                      *command])
+                self.assertEqual(ran.returncode, status)
+            self.assertEqual(recorded_exits(exits.read_text()), [0, 86, 137])
 
     def test_failing_missing_or_oddly_skipped_tests_fail_the_run(self):
         failed = self.judge("memcheck", CLEAN_MEMCHECK, 1, {"S.T": "passed", "S.U": "failed"})
@@ -484,7 +560,7 @@ class SanitizerOutput(unittest.TestCase):
         self.assertEqual(missing.status, "failed")
         self.assertIn("ended before it reported S.U", missing.message)
         self.assertEqual(self.judge("memcheck", CLEAN_MEMCHECK, 0, None).status, "clean")
-        no_report = judge_tool_run("memcheck", 0, CLEAN_MEMCHECK, None, self.NAMES, "", 120)
+        no_report = judge_tool_run("memcheck", 0, [0], CLEAN_MEMCHECK, None, self.NAMES, "", 120)
         self.assertEqual(no_report.status, "failed")
         odd = self.judge("memcheck", CLEAN_MEMCHECK, 0, {"S.T": "passed", "S.U": "skipped:not today"})
         self.assertEqual(odd.status, "failed")
@@ -521,6 +597,47 @@ class SanitizerOutput(unittest.TestCase):
         self.assertEqual(sanitizer_verdict(clean), ("passed", "", ""))
         self.assertEqual(sanitizer_verdict(clean[:2])[0], "failed", "every tool must have run")
         self.assertEqual(sanitizer_verdict([])[0], "failed")
+
+
+class SanitizerLogFolder(unittest.TestCase):
+    """The folder of the tool's log, which the sandbox can write: read only as one plain file."""
+
+    def setUp(self):
+        scratch = tempfile.TemporaryDirectory(prefix="grade-test-")
+        self.addCleanup(scratch.cleanup)
+        self.logs = Path(scratch.name) / "logs"
+        self.logs.mkdir()
+        self.secret = Path(scratch.name) / "secret"
+        self.secret.write_text("the grader's secret\n")
+
+    def test_the_log_alone_is_read_and_an_empty_folder_is_no_log(self):
+        self.assertEqual(read_tool_log(self.logs), ("", ""))
+        (self.logs / SANITIZER_LOG).write_text(CLEAN_MEMCHECK)
+        self.assertEqual(read_tool_log(self.logs), (CLEAN_MEMCHECK, ""))
+
+    def test_a_long_log_is_read_in_part(self):
+        (self.logs / SANITIZER_LOG).write_text("x" * (3 << 20) + "\n" + CLEAN_MEMCHECK)
+        text, tampered = read_tool_log(self.logs)
+        self.assertEqual(tampered, "")
+        self.assertLess(len(text), 2 << 20)
+        self.assertTrue(text.endswith(CLEAN_MEMCHECK))
+
+    def test_links_other_files_and_fifos_are_a_changed_folder(self):
+        plant = {"a link": lambda log: log.symlink_to(self.secret),
+                 "a hard link": lambda log: os.link(self.secret, log),
+                 "a FIFO": lambda log: os.mkfifo(log),
+                 "a folder": lambda log: log.mkdir(),
+                 "a second file": lambda log: (log.write_text(CLEAN_MEMCHECK),
+                                               (self.logs / "report.xml").symlink_to(self.secret))}
+        for what, make in plant.items():
+            with self.subTest(what):
+                for entry in self.logs.iterdir():
+                    entry.rmdir() if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+                make(self.logs / SANITIZER_LOG)
+                text, tampered = read_tool_log(self.logs)
+                self.assertEqual(text, "")
+                self.assertTrue(tampered)
+        self.assertIn("'report.xml'", tampered)
 
 
 # A compute-sanitizer that copies a canned log of each tool (FAKE_SANITIZER_LOGS/TOOL.log; "CRASH": it
@@ -603,7 +720,7 @@ class SanitizerRuns(unittest.TestCase):
     def test_a_sanitizer_that_dies_fails_the_item_whatever_the_tests_print(self):
         result = self.item(synccheck="CRASH")
         self.assertEqual(result.status, "failed")
-        self.assertIn("compute-sanitizer synccheck ended without its summary line", result.output)
+        self.assertIn("compute-sanitizer synccheck the tests passed, but it ended with status -11", result.output)
 
     def test_a_failing_test_fails_the_item(self):
         result = self.item(fails="S.U")

@@ -29,13 +29,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def score_of(results: Path) -> tuple[float, float]:
-    """The score and maximum a results.json adds up to (Gradescope totals its tests)."""
+def score_of(results: Path) -> tuple[float, float, bool]:
+    """The score and maximum a results.json adds up to (Gradescope totals its
+    tests, or takes its top-level score where there is one), and whether it
+    is a grade (a run without the sandbox is not: reports.py)."""
     try:
-        tests = json.loads(results.read_text()).get("tests", [])
-    except (OSError, ValueError):
-        return 0.0, 0.0
-    return sum(t.get("score", 0) for t in tests), sum(t.get("max_score", 0) for t in tests)
+        report = json.loads(results.read_text())
+        tests = report.get("tests", [])
+    except (OSError, ValueError, AttributeError):
+        return 0.0, 0.0, False
+    maximum = sum(t.get("max_score", 0) for t in tests)
+    score = report.get("score", sum(t.get("score", 0) for t in tests))
+    return score, maximum, not report.get("extra_data", {}).get("not_a_grade", False)
 
 
 def main(argv: list[str]) -> int:
@@ -62,8 +67,10 @@ def main(argv: list[str]) -> int:
                    "--results-json", str(out / "results.json"), "--junit", str(out / "junit.xml"), *passed_on]
         with open(out / "grade.log", "w") as log:
             status = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT).returncode
-        score, maximum = score_of(out / "results.json")
+        score, maximum, a_grade = score_of(out / "results.json")
         state = "graded" if status == 0 else ("incomplete" if (out / "results.json").exists() else "error")
+        if status == 0 and not a_grade:
+            state = "not a grade (no sandbox)"
         failed += status != 0
         rows.append({"submission": submission.name, "score": f"{score:g}", "max_score": f"{maximum:g}",
                      "status": state, "exit_status": status})

@@ -48,8 +48,11 @@ def main() -> int:
             problems.append(f"summary.csv lists {list(rows)}, not {list(submissions)}")
         else:
             reference, skeleton, forger = (rows[name] for name in submissions)
-            if float(reference["score"]) <= 0 or reference["score"] != reference["max_score"]:
+            unsandboxed = reference["status"].startswith("not a grade")  # no bubblewrap here: a score of 0
+            if not unsandboxed and (float(reference["score"]) <= 0 or reference["score"] != reference["max_score"]):
                 problems.append(f"the reference scored {reference['score']} of {reference['max_score']}")
+            if unsandboxed and float(reference["score"]) != 0:
+                problems.append(f"an unsandboxed run counted: the reference scored {reference['score']}")
             for row in (skeleton, forger):
                 if float(row["score"]) != 0 or float(row["max_score"]) <= 0:
                     problems.append(f"{row['submission']} scored {row['score']} of {row['max_score']}")

@@ -43,6 +43,10 @@ class MinHeap {
   [[nodiscard]] bool empty() const { return entries_.empty(); }
   /// Number of entries.
   [[nodiscard]] std::size_t size() const { return entries_.size(); }
+  /// The heap's array in level order (slot 0 is the root): no entry comes
+  /// before the one in its parent slot. The tests inspect it after every
+  /// push() and pop().
+  [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
 
   /// Task 1a: inserts an entry in O(log n).
   void push(dist_t key, vertex_t vertex);

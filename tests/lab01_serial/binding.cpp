@@ -9,8 +9,8 @@ namespace lab01 {
 inline auto rpc_fields(MinHeap::Entry& e) { return std::tie(e.key, e.vertex); }
 
 /// The heap's state lives in the test's MinHeap (so that the header's inline
-/// size() and empty() see it); push and pop run in the worker on a copy of
-/// the entries, which comes back.
+/// size(), empty() and entries() see it); push and pop run in the worker on a
+/// copy of the entries, which comes back.
 struct MinHeapAccess {
   static std::vector<MinHeap::Entry>& entries(MinHeap& heap) { return heap.entries_; }
 

@@ -15,7 +15,6 @@
 namespace {
 
 using sssp::Counters;
-using sssp::CsrGraph;
 using sssp::vertex_t;
 using sssp::test::NamedGraph;
 
@@ -78,9 +77,10 @@ TEST(FrontierSssp, BlockSizesAndOddGraphSizes) {
 
 TEST(FrontierSssp, CountersFollowTheHostLoop) {
   SSSP_REQUIRE_GPU();
-  const CsrGraph chain = sssp::to_csr(sssp::make_chain(300, sssp::WeightPolicy::uniform(1, 9, 1)));
-  lab02::FrontierSssp solver(chain);
+  const NamedGraph chain{"chain of 300", sssp::to_csr(sssp::make_chain(300, sssp::WeightPolicy::uniform(1, 9, 1)))};
+  lab02::FrontierSssp solver(chain.graph);
   const sssp::SsspResult result = solver.run(0);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(chain, 0, result.values, kSsspHint));
   const Counters& counters = result.counters;
   EXPECT_EQ(counters.iterations, 300u)
       << "chain of 300 from vertex 0: each iteration settles one more vertex (299 iterations), and one "
@@ -135,9 +135,11 @@ TEST(FrontierBfs, CornerCases) {
 
 TEST(FrontierBfs, LevelsAndLaunchesOnGrid) {
   SSSP_REQUIRE_GPU();
-  const CsrGraph grid = sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()));
-  lab02::FrontierBfs solver(grid, lab02::Options{128});
-  const Counters counters = solver.run(0).counters;
+  const NamedGraph grid{"grid 20x30", sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()))};
+  lab02::FrontierBfs solver(grid.graph, lab02::Options{128});
+  const sssp::BfsResult result = solver.run(0);
+  ASSERT_TRUE(sssp::test::matches_reference_bfs(grid, 0, result.values, kBfsHint));
+  const Counters& counters = result.counters;
   EXPECT_EQ(counters.iterations, 49u)
       << "grid 20x30 from corner 0: levels 0..48 are expanded, the last adding nothing: expected 49 "
          "iterations, got "

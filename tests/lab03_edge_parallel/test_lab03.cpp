@@ -14,7 +14,6 @@
 namespace {
 
 using sssp::Counters;
-using sssp::CsrGraph;
 using sssp::vertex_t;
 using sssp::test::NamedGraph;
 
@@ -81,9 +80,10 @@ TEST(EdgeBfs, BlockSizesAndOddGraphSizes) {
 
 TEST(EdgeBfs, LevelsAndLaunchesOnGrid) {
   SSSP_REQUIRE_GPU();
-  const CsrGraph grid = sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()));
-  lab03::EdgeBfs solver(grid, lab03::Options{128});
+  const NamedGraph grid{"grid 20x30", sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()))};
+  lab03::EdgeBfs solver(grid.graph, lab03::Options{128});
   const sssp::BfsResult result = solver.run(0);
+  ASSERT_TRUE(sssp::test::matches_reference_bfs(grid, 0, result.values, kBfsHint));
   const Counters& counters = result.counters;
   EXPECT_EQ(counters.iterations, 49u)
       << "grid 20x30 from corner 0: levels 0..48 are expanded, the last adding nothing: expected 49 "
@@ -153,9 +153,10 @@ TEST(EdgeDijkstra, ManyConcurrentRelaxationsOfOneVertex) {
 
 TEST(EdgeDijkstra, SettlesEveryVertexAtTheMinimumTogether) {
   SSSP_REQUIRE_GPU();
-  const CsrGraph grid = sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()));
-  lab03::EdgeDijkstra solver(grid, lab03::Options{128});
+  const NamedGraph grid{"grid 20x30, unit weights", sssp::to_csr(sssp::make_grid(20, 30, sssp::WeightPolicy::unit()))};
+  lab03::EdgeDijkstra solver(grid.graph, lab03::Options{128});
   const sssp::SsspResult result = solver.run(0);
+  ASSERT_TRUE(sssp::test::matches_reference_sssp(grid, 0, result.values, kDijkstraHint));
   const Counters& counters = result.counters;
   EXPECT_EQ(counters.iterations, 49u)
       << "grid 20x30 with unit weights from corner 0 has 49 distinct distances (0..48): one round each, "

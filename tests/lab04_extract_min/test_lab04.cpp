@@ -18,7 +18,6 @@ namespace {
 using lab04::ArgMin;
 using lab04::Stage;
 using sssp::Counters;
-using sssp::CsrGraph;
 using sssp::dist_t;
 using sssp::vertex_t;
 using sssp::test::NamedGraph;
@@ -205,10 +204,11 @@ TEST(ExtractMinDijkstra, ExtractsOneVertexPerRound) {
   // A chain of 300 plus 50 vertices it cannot reach.
   sssp::EdgeList e = sssp::make_chain(300, sssp::WeightPolicy::uniform(1, 9, 1));
   e.num_vertices = 350;
-  const CsrGraph g = sssp::to_csr(e);
+  const NamedGraph g{"chain of 300 plus 50 unreachable vertices", sssp::to_csr(e)};
   {
-    lab04::ExtractMinDijkstra solver(g, lab04::DijkstraOptions{256, 1});
+    lab04::ExtractMinDijkstra solver(g.graph, lab04::DijkstraOptions{256, 1});
     const sssp::SsspResult result = solver.run(0);
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, result.values, kDijkstraHint)) << "rounds_per_check 1";
     const Counters& counters = result.counters;
     EXPECT_EQ(counters.vertices_processed, 300u)
         << "the 300 reachable vertices are extracted, one per round, and the 50 unreachable ones never";
@@ -218,8 +218,10 @@ TEST(ExtractMinDijkstra, ExtractsOneVertexPerRound) {
     EXPECT_GT(result.device_ms, 0.0) << "device_ms must report the CUDA-event time of the run";
   }
   {
-    lab04::ExtractMinDijkstra solver(g, lab04::DijkstraOptions{256, 32});
-    const Counters counters = solver.run(0).counters;
+    lab04::ExtractMinDijkstra solver(g.graph, lab04::DijkstraOptions{256, 32});
+    const sssp::SsspResult result = solver.run(0);
+    ASSERT_TRUE(sssp::test::matches_reference_sssp(g, 0, result.values, kDijkstraHint)) << "rounds_per_check 32";
+    const Counters& counters = result.counters;
     EXPECT_EQ(counters.vertices_processed, 300u);
     EXPECT_EQ(counters.host_syncs, 10u) << "rounds_per_check = 32: 301 rounds need 10 looks";
     EXPECT_EQ(counters.iterations, 320u) << "10 batches of 32 rounds, the last 19 of them no-ops";

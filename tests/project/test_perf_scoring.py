@@ -266,6 +266,17 @@ class WorkBeforeTheClock(unittest.TestCase):
         self.assertEqual((score.fraction, score.charged_ms), (0.0, 0.0), score.reason)
         self.assertTrue(score.reason.startswith("refused: 0.00x"), score.reason)
 
+    def test_lookups_are_refused_even_when_the_charge_lifts_the_ratio(self):
+        # As lab 04's precompute_all_pairs_in_constructor read on an H100
+        # (rome99): its table cost about what the reference's setup does, the
+        # charge lifted its ratio to 1.33x (94% of the graph), but its timed
+        # solves alone were 0.01x: lookups, refused.
+        reference = [record(73.0, *[28.0] * 5)] * 3
+        student = [record(62.0, *[0.25] * 5)] * 3
+        score, _ = self.grade(student, reference)
+        self.assertEqual(score.fraction, 0.0, score.reason)
+        self.assertTrue(score.reason.startswith("refused: 0.01x the reference in the timed solves"), score.reason)
+
     def test_the_charge_does_not_shrink_with_more_repeats(self):
         # Work before the clock is added to each solve it could serve, so a
         # rubric with more repeats does not make a table cheaper per solve.
@@ -279,8 +290,8 @@ class WorkBeforeTheClock(unittest.TestCase):
         s = score_graph("ExtractMinDijkstra file:rome99.gr.gz", runs(*[0.08] * 15), runs(*[ROME_SOLVE_MS] * 15),
                         SCALE)
         self.assertEqual(s.fraction, 0.0, s.reason)
-        self.assertTrue(s.reason.startswith("refused: 0.00x the reference is faster than an honest solver can be"),
-                        s.reason)
+        self.assertTrue(s.reason.startswith("refused: 0.00x the reference in the timed solves is faster than an "
+                                            "honest solver can be"), s.reason)
         self.assertIn("show your instructor", s.reason)
         scores = [s, score_graph("ExtractMinDijkstra rmat:14", runs(0.2, 0.2, 0.2), runs(120, 120, 120), SCALE)]
         self.assertEqual(item_points(scores, SCALE), 0.0, "every graph refused: nothing for the item")

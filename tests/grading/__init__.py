@@ -5,11 +5,14 @@
     intake     what grading takes in: a submission's files, the labs edited
                by hand, an instructor's hidden-graph directory
     build      the course's trusted build, and a lab's worker compiled from
-               the student's files in the sandbox
+               the student's files in the sandbox, under the compile's caps
     limits     the caps a test process runs under, and how one ended
     judging    the Runner: one test per process, judged from GoogleTest's XML
                report and the exit status, never from what was printed
     sanitizer  a GPU lab's compute-sanitizer item
+    perf       a GPU lab's performance item: its plan, the timed runs, their arithmetic
+    perf_handout  the speed block of each handout, written from the item's rubric and runs
+    plot       the performance item's plot (where matplotlib is installed)
     scoring    a lab's results from its rubric: every graded item, run or not
     reports    the console table, results.json (Gradescope) and JUnit XML
     model      the errors and records the others pass between them

@@ -17,11 +17,12 @@ INSTRUCTOR_END = "<!-- instructor: end -->"
 # A benchmark program's invocation as its section shows it: `reduce-bench-ref --block-size 512`.
 REF_INVOCATION = re.compile(r"^`([a-z][a-z0-9-]*)-ref((?: [^`]*)?)`$")
 DATA_DIR = re.compile(r"SSSP_DATA_DIR=\S+")
+OUT_DIR = re.compile(r"--out \S+")
 
 
 def public_command(command: str) -> str:
-    """The command without this machine's data directory."""
-    return DATA_DIR.sub("SSSP_DATA_DIR=<datasets>", command)
+    """The command without this machine's data and output directories."""
+    return OUT_DIR.sub("--out <results>", DATA_DIR.sub("SSSP_DATA_DIR=<datasets>", command))
 
 
 def lab_number(lab: str) -> str:

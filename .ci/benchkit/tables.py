@@ -12,8 +12,9 @@ def header(baseline: str | None) -> str:
 
 def table(lab: str, results: list, baseline: str | None = None) -> list[str]:
     """The Markdown rows of one lab's table, with speedups over `baseline` (an
-    algorithm name), whose own lab's algorithms only that lab's table shows."""
-    baseline_lab = baseline.split("/")[0] if baseline else None
+    algorithm name): its own row too, so that every algorithm of the lab's plot
+    has one; other algorithms of the baseline's lab only that lab's table shows."""
+    baseline_name, baseline_lab = baseline, baseline.split("/")[0] if baseline else None
     rows = []
     for r in results:
         if r["lab"] != lab:
@@ -27,7 +28,8 @@ def table(lab: str, results: list, baseline: str | None = None) -> list[str]:
                 reason = run.get("error") or "skipped: " + run["skipped"]
                 rows.append(f"| {r['label']} | | | {run['algorithm']} | {reason} | | | | | | | | | |")
                 continue
-            if baseline_lab and lab != baseline_lab and run["algorithm"].startswith(baseline_lab + "/"):
+            if (baseline_lab and lab != baseline_lab and run["algorithm"].startswith(baseline_lab + "/")
+                    and run["algorithm"] != baseline_name):
                 continue  # the baseline's lab shows it
             speedup = f"{baseline / run['median_ms']:.2f}x" if baseline and run["median_ms"] > 0 else ""
             algorithm = f"{run['algorithm']}, -d {run['delta']}" if run.get("peer") else run["algorithm"]

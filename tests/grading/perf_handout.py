@@ -50,6 +50,12 @@ def slow_variants(lab: str) -> list[tuple[str, str, float]]:
     return found
 
 
+def shown(graph: str) -> str:
+    """A solver and graph as the table names them: a data file by its name (the site would make
+    `file:NAME` a file: link, dead in a browser)."""
+    return graph.replace("file:", "")
+
+
 def block(lab: str, entry: dict) -> str:
     plan = parse_plan(entry["perf"])
     s = plan.scale
@@ -88,10 +94,10 @@ def block(lab: str, entry: dict) -> str:
     times = reference_times(lab)
     for graph in sorted(times):
         median = statistics.median(times[graph])
-        lines.append(f"| {graph} | {median:.2f} | {median * s.full_at:.2f} | {len(times[graph])} |")
+        lines.append(f"| {shown(graph)} | {median:.2f} | {median * s.full_at:.2f} | {len(times[graph])} |")
     missing = [g for g in plan.graphs if not any(key.endswith(" " + g) for key in times)]
     if missing:
-        lines.append(f"| {', '.join(missing)} | not yet measured | | |")
+        lines.append(f"| {shown(', '.join(missing))} | not yet measured | | |")
     variants = slow_variants(lab)
     if variants:
         lines += ["", "Measured there, for scale, on deliberately slow but correct versions of the reference: " +

@@ -127,8 +127,9 @@ class Runner(unittest.TestCase):
         self.assertEqual(len(failures), 2, failures)  # the run of all three, and lab09/crash alone
         self.assertIn("without its JSON", failures[0])
         self.assertTrue(failures[1].startswith("lab09/crash: "), failures)
-        rows = tables.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}])
+        rows = tables.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}], "lab01/dijkstra")
         self.assertTrue(any("lab09/crash" in row and "page pool overflowed" in row for row in rows), rows)
+        self.assertTrue(any("lab01/dijkstra" in row and "| 1.00x |" in row for row in rows), rows)  # the baseline
         self.assertTrue(any("lab08/near-far" in row and "| 1.50 |" in row for row in rows), rows)
 
     def test_an_error_row_is_kept_and_reported(self):
@@ -177,12 +178,15 @@ class Pages(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
             (out / "lab07.svg").write_text("<svg/>")
-            page = pages.lab_page("lab07", "GPU: X. Date: D.", "SSSP_DATA_DIR=/home/me/graphs python3 .ci/bench.py",
+            page = pages.lab_page("lab07", "GPU: X. Date: D.",
+                                  "SSSP_DATA_DIR=/home/me/graphs python3 .ci/bench.py --out /root/out/res",
                                   "| a |\n|---|\n| 1 |", out)
         self.assertTrue(page.startswith("# Lab 07 reference results"), page)
         self.assertIn("![Lab 07: median time per graph and algorithm](lab07.svg)", page)
         self.assertNotIn("/home/me", page)
+        self.assertNotIn("/root/out", page)
         self.assertIn("SSSP_DATA_DIR=<datasets>", page)
+        self.assertIn("--out <results>", page)
 
     def test_a_program_page_names_the_reference_build_for_instructors_only(self):
         with tempfile.TemporaryDirectory() as tmp:

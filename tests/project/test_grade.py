@@ -238,12 +238,32 @@ class CompileFailure(GraderRun):
         compilation = tests[f"{LAB}: compilation"]
         self.assertIn("error: expected ';'", compilation["output"])
         lab01 = [t for name, t in tests.items() if name.startswith(f"{LAB}: ") and t is not compilation]
-        self.assertEqual(len(lab01), len(lab_data.load_rubric()[LAB]["tests"]))
+        skipped = [s for s in self.results().get("extra_data", {}).get("skipped", []) if s["name"].startswith(LAB)]
+        self.assertEqual(len(lab01) + len(skipped), len(lab_data.load_rubric()[LAB]["tests"]))
         self.assertTrue(all(t["score"] == 0 and "did not compile" in t["output"] for t in lab01))
         graded = [t for name, t in tests.items() if name.startswith(f"{other}: ")]
         self.assertTrue(graded and all("did not compile" not in t["output"] for t in graded),
                         f"{other} was not graded")
 
+
+    def test_the_maximum_is_a_compiled_runs_whether_or_not_the_code_compiles(self):
+        # Issue 47: 100 when the code did not compile, 82 when it did (the
+        # road graph and hidden-graph tests skipped here): the same skips now.
+        empty = self.scratch / "no-datasets"
+        empty.mkdir()
+        maxima, skipped = [], []
+        for fail in ("", LAB):
+            status, out, _ = self.grade_recorded("--lab", LAB, "--data-dir", str(empty), "--results-json",
+                                                 str(self.results_path), "--allow-skips", fail_worker_of=fail)
+            self.assertEqual(status, 0, out)
+            results = self.results()
+            maxima.append(sum(t["max_score"] for t in results["tests"]))
+            listed = results.get("extra_data", {}).get("skipped", [])
+            skipped.append(sorted((s["name"], s["missing"]) for s in listed))
+        self.assertEqual(maxima[0], maxima[1], "the maximum changed with the compiler's verdict")
+        self.assertEqual(skipped[0], skipped[1])
+        self.assertEqual({missing for _, missing in skipped[0]}, {"dataset missing", "no hidden graphs"})
+        self.assertIn("did not compile", "".join(t["output"] for t in results["tests"]), "the second run compiled")
 
 class StudentBuild(GraderRun):
     def test_grading_builds_the_course_programs_and_the_students_worker_only_and_no_gpu_test_without_a_gpu(self):

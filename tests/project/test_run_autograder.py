@@ -148,7 +148,8 @@ class Package(unittest.TestCase):
                              (["--lab", LAB, "--hidden-graphs", str(ROOT / "nowhere")], "not a directory"),
                              (["--lab", LAB, "--hidden-graphs", str(REPO / "datasets" / "tiny"), "--data-dir",
                                str(ROOT / "nowhere")],
-                              "missing real graphs: USA-road-NY.pace.gr.gz (not in "  # issue 47: what, and how to get it
+                              # Issue 47: what is missing, why, and how to get it.
+                              "missing real graphs: USA-road-NY.pace.gr.gz (not in "
                               f"{ROOT / 'nowhere'}). lab01_serial's tests read them and the zip must carry them, "
                               "since Gradescope's image cannot download them. Download them once with: "
                               "python3 datasets/fetch.py USA-road-NY.pace.gr.gz")):

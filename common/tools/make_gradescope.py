@@ -13,7 +13,8 @@ holds, at its root:
 - `setup.sh`: tests/gradescope/setup.sh for the lab (installs what the image
   lacks, CMake 3.24 or newer, and builds the grader once on the skeleton);
 - the course as the student release has it (common/tools/make_release.py:
-  no solutions/, no mutants, no project checks) plus tests/run_autograder:
+  no solutions/, no mutants, no project checks; the Markdown files without
+  their instructor blocks) plus tests/run_autograder:
   grading a submission needs none of the reference, so the image holds none
   for a submission's code to read;
 - `hidden/`: the hidden graphs (required: the lab's HiddenGraphs tests grade
@@ -40,7 +41,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "common" / "tools"))
 import lab_data  # noqa: E402  (tests/lab_data.py)
-import make_release  # noqa: E402  (the student release's file list)
+import make_release  # noqa: E402  (the student release's file list and Markdown filter)
 
 sys.path.insert(0, str(REPO / "datasets"))
 import fetch  # noqa: E402  (datasets/fetch.py: the manifest and its checksums)
@@ -82,12 +83,15 @@ def lab_datasets(lab: str, data_dir: Path) -> list[Path]:
     sources = "".join(p.read_text(errors="replace") for p in sorted((REPO / "tests" / lab).iterdir())
                       if p.suffix in (".cpp", ".hpp", ".cu"))
     entries = [e for e in fetch.read_manifest(REPO / "datasets" / "manifest.tsv") if e.file in sources]
+    missing = [e.file for e in entries if not (data_dir / e.file).is_file()]
+    if missing:
+        raise SystemExit(f"make_gradescope.py: missing real graphs: {', '.join(missing)} (not in {data_dir}). "
+                         f"{lab}'s tests read them and the zip must carry them, since Gradescope's image cannot "
+                         f"download them. Download them once with: python3 datasets/fetch.py {' '.join(missing)} "
+                         "(or pass --data-dir DIR where they are)")
     found = []
     for entry in entries:
         path = data_dir / entry.file
-        if not path.is_file():
-            raise SystemExit(f"make_gradescope.py: {lab}'s tests read {entry.file}, not in {data_dir}: "
-                             f"python3 datasets/fetch.py {entry.file} (or --data-dir DIR where it is)")
         verdict, detail = fetch.verify(path, entry)
         if verdict != "ok":
             raise SystemExit(f"make_gradescope.py: {path}: {verdict}: {detail}")
@@ -118,8 +122,11 @@ def main() -> int:
         add(archive, "run_autograder", run_autograder(args.lab).encode(), executable=True)
         add(archive, "setup.sh", setup.encode(), executable=True)
         for path in files:
-            source = REPO / path
-            add(archive, path, source.read_bytes(), executable=bool(source.stat().st_mode & stat.S_IXUSR))
+            try:
+                data = make_release.released_bytes(path)  # the README's and handouts' instructor blocks left out
+            except ValueError as error:
+                raise SystemExit(f"make_gradescope.py: {path}: {error}")
+            add(archive, path, data, executable=bool((REPO / path).stat().st_mode & stat.S_IXUSR))
         for graph in graphs:
             add(archive, f"hidden/{graph.name}", graph.read_bytes(), executable=False)
         for dataset in datasets:

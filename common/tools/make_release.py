@@ -68,6 +68,13 @@ def student_text(markdown: str) -> str:
     return text
 
 
+def released_bytes(path: str) -> bytes:
+    """The course's file `path` as the release has it: a Markdown file through
+    student_text (ValueError for an unclosed block), any other as it is."""
+    data = (REPO / path).read_bytes()
+    return student_text(data.decode()).encode() if path.endswith(".md") else data
+
+
 def release_files() -> list[str]:
     listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True,
                             capture_output=True, text=True).stdout.split("\0")
@@ -92,12 +99,11 @@ def main() -> int:
     for path in files:
         target = dest / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / path, target)  # copy2 keeps the scripts executable
-        if target.suffix == ".md":
-            try:
-                target.write_text(student_text(target.read_text()))
-            except ValueError as error:
-                sys.exit(f"make_release.py: {path}: {error}")
+        try:
+            target.write_bytes(released_bytes(path))
+        except ValueError as error:
+            sys.exit(f"make_release.py: {path}: {error}")
+        shutil.copystat(REPO / path, target)  # keeps the scripts executable
     if not args.no_git:
         make_repository(dest)
     print(f"{len(files)} files released to {dest}" + ("" if args.no_git else ", committed on branch main"))

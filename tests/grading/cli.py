@@ -179,7 +179,11 @@ def main(argv: list[str], description: str) -> int:
     junit = Path(args.junit) if args.junit else build_dir / "grading" / "junit.xml"
 
     notes: list[str] = []  # for the top of results.json
+    missing = ""  # the lab files a submission lacks: first in results.json, and said again under the table
     try:
+        # A previous run's reports must not pass for this run's, should this one stop early.
+        for report in (results_json, junit):
+            report.unlink(missing_ok=True)
         become_subreaper()
         rubric = lab_data.load_rubric()
         all_labs = list(rubric)
@@ -196,14 +200,19 @@ def main(argv: list[str], description: str) -> int:
             if args.flavour != "student":
                 raise GradingError("--submission grades a student's files: it needs --flavour student")
             args.labs_dir = Path(args.build_dir).resolve() / "submission" / "labs"
-            submitted, ignored = intake.take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
-            if ignored:
-                notes.append("Ignored, not lab files a student edits: " + ", ".join(ignored))
+            upload = intake.take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
+            if upload.missing:
+                # First: a missing file costs the points of its tasks, and the student must see why.
+                missing = (f"MISSING from the upload, so graded as the untouched skeleton: "
+                           f"{', '.join(upload.missing)}")
+                print(missing)
+            if upload.ignored:
+                shown = upload.ignored[:intake.LISTED_LIMIT]
+                more = len(upload.ignored) - len(shown)
+                notes.append("Ignored, not lab files a student edits: " + ", ".join(shown)
+                             + (f" and {more} more" if more else ""))
                 print(notes[-1])
-            if not submitted:
-                editable = ", ".join(f"{lab}/{name}" for lab in labs for name in sorted(intake.editable_files(lab)))
-                raise GradingError(f"the submission holds no lab file to grade; expected any of: {editable}")
-            labs = args.lab or submitted
+            labs = args.lab or upload.labs
         if args.sanitize_only:
             if not args.sanitize:
                 raise GradingError("--sanitize-only and --no-sanitize contradict each other")
@@ -241,7 +250,9 @@ def main(argv: list[str], description: str) -> int:
             traceback.print_exc()
         print(f"grade.py: {error}", file=sys.stderr)
         stop_descendants(spared)
-        write_gradescope([], results_json, f"AUTOGRADER ERROR, not a grade: {error}")
+        fault = "UPLOAD NOT GRADED" if isinstance(error, intake.UploadError) else "AUTOGRADER ERROR, not a grade"
+        write_gradescope([], results_json, f"{fault}: {error}")
+        junit.unlink(missing_ok=True)  # one written meanwhile is no report of this run
         return 2
     left = stop_descendants(spared)
     if left:
@@ -263,9 +274,11 @@ def main(argv: list[str], description: str) -> int:
         not_a_grade = "the lab's code ran inside the test programs (--in-process)"
     else:
         not_a_grade = "" if args.isolation.sandboxed else "the student's code ran without the sandbox"
-    write_gradescope(reports, results_json, "\n\n".join([message, *notes]).strip(), not_a_grade)
+    write_gradescope(reports, results_json, "\n\n".join(p for p in (missing, message, *notes) if p),
+                     not_a_grade)
     write_junit(reports, junit)
-    print(f"\nreports: {results_json}, {junit}" + (f"\nNOT A GRADE: {not_a_grade}" if not_a_grade else ""))
+    print(f"\nreports: {results_json}, {junit}" + (f"\nNOT A GRADE: {not_a_grade}" if not_a_grade else "")
+          + (f"\n{missing}" if missing else ""))
     if skips_refused:
         print(f"grade.py: {message}", file=sys.stderr)
         return 2

@@ -1,14 +1,17 @@
 """What grading takes in besides the course: a student's submission (only
-the lab files a student edits, copied over labs/; everything else ignored and
-listed), the labs a student has edited by hand (left out of the skeleton
+the lab files a student edits, found wherever they sit in the upload and
+copied over labs/; everything else ignored and listed, the lab files it lacks
+named), the labs a student has edited by hand (left out of the skeleton
 check), and an instructor's hidden-graph directory (checked before any test
 runs: a problem of the grader's input must not cost points).
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import REPO
@@ -24,11 +27,69 @@ def editable_files(lab: str) -> set[str]:
     return {line.strip() for line in listed.read_text().splitlines() if line.strip()}
 
 
-def take_submission(submission: Path, labs: list[str], copy: Path) -> tuple[list[str], list[str]]:
-    """Writes labs/ to `copy` with the submitted lab files over it. A file is
-    taken at <lab>/<file> anywhere in the submission, or at its top level when
-    one lab has a file of that name; anything else (a header, a test, a
-    symbolic link) is ignored. Returns the labs submitted and the files ignored."""
+UPLOAD_ENTRY_LIMIT = 10000  # files and folders of an upload looked at: the rest of a huge one is refused
+LAB_FILE_LIMIT = 1 << 20  # bytes of one lab file: a source file, not a data set
+LISTED_LIMIT = 20  # ignored paths named in the report (a whole project uploaded would bury the rest)
+
+
+class UploadError(GradingError):
+    """The upload cannot be graded as it is: the student's to fix, not the grader's."""
+
+
+@dataclass
+class Upload:
+    """What take_submission found in an upload."""
+    labs: list[str]  # the labs with at least one lab file in the upload
+    ignored: list[str]  # the upload's other paths, relative
+    missing: list[str]  # LAB/FILE of those labs that the upload lacks: graded as the untouched skeleton's
+
+
+def where_files_go(editable: dict[str, set[str]]) -> str:
+    """Where an upload's lab files must be, for a message that refuses one."""
+    files = "; ".join(f"{lab}: {', '.join(sorted(names))}" for lab, names in editable.items())
+    return (f"upload each lab file once, with its own name, at the top level of the upload or in a folder of any "
+            f"name ({files})")
+
+
+def upload_entries(submission: Path) -> list[tuple[Path, bool]]:
+    """Every file of the upload but folders, relative, each with whether it is
+    a plain file; links are listed, never followed. Dotfiles and __MACOSX (a
+    Mac's zip metadata) are left out, folders and all."""
+    entries, folders = [], [Path()]
+    looked_at = 0
+    while folders:
+        folder = folders.pop()
+        with os.scandir(submission / folder) as listing:
+            for entry in listing:
+                looked_at += 1
+                if looked_at > UPLOAD_ENTRY_LIMIT:
+                    raise UploadError(f"the upload holds more than {UPLOAD_ENTRY_LIMIT} files and folders: "
+                                      "upload the lab files only")
+                if entry.name.startswith(".") or entry.name == "__MACOSX":
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(folder / entry.name)
+                else:
+                    entries.append((folder / entry.name, entry.is_file(follow_symlinks=False)))
+    return sorted(entries)
+
+
+def read_lab_file(path: Path, relative: Path) -> bytes:
+    """A lab file's bytes, read without following a link; UploadError when it is too big to be one."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(LAB_FILE_LIMIT + 1)
+    if len(data) > LAB_FILE_LIMIT:
+        raise UploadError(f"{relative} is over {LAB_FILE_LIMIT >> 20} MiB, too big for a lab file")
+    return data
+
+
+def take_submission(submission: Path, labs: list[str], copy: Path) -> Upload:
+    """Writes labs/ to `copy` with the submitted lab files over it. A lab file
+    is taken wherever it sits in the upload, when its name is there once: at
+    <lab>/<file>, or under any folder when one lab of `labs` has a file of
+    that name. Anything else (a header, a test, a link, a fifo) is ignored.
+    UploadError when a name is there more than once or no lab file is."""
     if not submission.is_dir():
         raise GradingError(f"--submission: {submission} is not a directory")
     editable = {lab: editable_files(lab) for lab in labs}
@@ -36,23 +97,31 @@ def take_submission(submission: Path, labs: list[str], copy: Path) -> tuple[list
     for lab, names in editable.items():
         for name in names:
             owners.setdefault(name, []).append(lab)
+    found: dict[tuple[str, str], list[Path]] = {}
+    ignored = []
+    for relative, plain in upload_entries(submission):
+        name = relative.name
+        if name in editable.get(relative.parent.name, ()):
+            lab = relative.parent.name
+        else:
+            lab = owners[name][0] if len(owners.get(name, [])) == 1 else None
+        if lab is None or not plain:
+            ignored.append(str(relative))
+        else:
+            found.setdefault((lab, name), []).append(relative)
+    twice = [f"{name} ({', '.join(map(str, paths))})" for (_, name), paths in found.items() if len(paths) > 1]
+    if twice:
+        raise UploadError(f"the upload holds more than one file of the same name, so which to grade is "
+                          f"ambiguous: {'; '.join(twice)}. {where_files_go(editable)}")
+    if not found:
+        raise UploadError(f"the upload holds no lab file to grade: {where_files_go(editable)}")
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(REPO / "labs", copy)
-    taken: set[tuple[str, str]] = set()
-    ignored = []
-    for path in sorted(submission.rglob("*")):
-        relative = path.relative_to(submission)
-        if path.is_dir() and not path.is_symlink():
-            continue
-        lab = relative.parent.name if relative.parent.name in editable else None
-        if lab is None and relative.parent == Path(".") and len(owners.get(relative.name, [])) == 1:
-            lab = owners[relative.name][0]
-        if path.is_symlink() or lab is None or relative.name not in editable[lab] or (lab, relative.name) in taken:
-            ignored.append(str(relative))
-            continue
-        taken.add((lab, relative.name))
-        shutil.copyfile(path, copy / lab / relative.name)
-    return sorted({lab for lab, _ in taken}, key=labs.index), ignored
+    for (lab, name), [relative] in found.items():
+        (copy / lab / name).write_bytes(read_lab_file(submission / relative, relative))
+    submitted = [lab for lab in labs if any(key[0] == lab for key in found)]
+    missing = [f"{lab}/{name}" for lab in submitted for name in sorted(editable[lab]) if (lab, name) not in found]
+    return Upload(submitted, ignored, missing)
 
 
 def hand_edited_labs(labs: list[str]) -> dict[str, list[str]]:

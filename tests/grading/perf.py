@@ -56,7 +56,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from .judging import test_output
+from .judging import last_step, test_output
 from .limits import how_it_ended
 from .model import GradingError
 
@@ -394,7 +394,9 @@ def run_side(runner, program, plan: PerfPlan, seed: int) -> SideRun:
         except (OSError, ET.ParseError):
             cases = []
     if returncode is None:
-        run.failure = f"the timed runs did not finish within {runner.timeout:g} s"
+        step = last_step(output)
+        run.failure = f"the timed runs did not finish within {runner.timeout:g} s" + (
+            f"\nwhile running: {step}" if step else "")
     elif not cases:
         run.failure = f"the test program ended before it reported the timed runs: {how_it_ended(returncode)}\n" \
                       f"--- its last output ---\n{test_output(output)}"

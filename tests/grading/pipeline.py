@@ -5,8 +5,9 @@ programs hold the course's code only, and the lab's worker is compiled from
 the student's files in the sandbox (a solution's, a mutant's, or with
 --no-build that of labs/, is taken from the course's build); --in-process
 builds the programs that link the lab's code instead. Then the lab is scored
-against its rubric. A lab that does not compile scores 0, and the others are
-still graded.
+against its rubric. A lab that does not compile scores 0, out of the maximum
+a compiled run would have here (what would skip is skipped), and the others
+are still graded.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from . import REPO, build, intake, perf
 from .judging import Runner, missing_for
 from .model import GradingError, LabReport, Program
 from .sanitizer import sanitizer_for
-from .scoring import grade_lab, not_run
+from .scoring import grade_lab, not_compiled, not_run
 
 
 def gpu_present() -> bool:
@@ -117,8 +118,12 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
         elif not args.no_build:
             failed = build.build(build_dir, [p.target for p in programs])
         if failed is not None:
-            report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
-                             sanitizer_skip, args.sanitize_only, args.perf_only)
+            if isolation is None:  # the test programs link the lab's code, so none was built to tell the skips
+                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
+                                 sanitizer_skip, args.sanitize_only, args.perf_only)
+            else:  # the maximum of a compiled run: what would skip here is left out
+                report = not_compiled(lab, rubric[lab], programs, runner, left_out, sanitizer, args.sanitize_only,
+                                      perf_setup, args.perf_only)
             report.compiler_errors = build.compiler_errors(failed)
             reports.append(report)
             continue

@@ -93,7 +93,8 @@ def write_gradescope(reports: list[LabReport], path: Path, message: str, not_a_g
     `not_a_grade` says why the run is no grade (the student's code was not
     sandboxed): then the top-level score is 0, which Gradescope takes over
     the tests' total, the output starts with NOT A GRADE, and extra_data
-    holds not_a_grade and the tests' total."""
+    holds not_a_grade and the tests' total. With no test (grading stopped:
+    `message` says why) the score is 0, which Gradescope's schema asks for."""
     tests = []
     for report in reports:
         if report.compiler_errors:
@@ -108,8 +109,9 @@ def write_gradescope(reports: list[LabReport], path: Path, message: str, not_a_g
                               "visibility": r.visibility, "output": r.output})
     results: dict = {"tests": tests, "visibility": "visible"}
     extra: dict = {}
-    if not_a_grade:
+    if not_a_grade or not tests:  # Gradescope refuses a results.json with neither tests nor a score
         results["score"] = 0
+    if not_a_grade:
         message = (f"NOT A GRADE: {not_a_grade}, so it could have changed its own results; the score is 0 "
                    "(the tests' points are shown for reference only)\n\n" + message).strip()
         extra.update(not_a_grade=True, tests_score=sum(t["score"] for t in tests),

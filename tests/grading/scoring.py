@@ -5,10 +5,17 @@ programs list must agree, or grading stops.
 """
 from __future__ import annotations
 
+import dataclasses
+import shutil
+
 from . import perf, plot
 from .judging import Runner, gtest_filter_matches, missing_for
 from .model import GradingError, LabReport, Program, ProgramError, Result
 from .sanitizer import SANITIZER_ITEM, SANITIZER_OFF, Sanitizer
+
+# The worker of a lab that did not compile: a program that exits at once, so
+# that every call to the lab fails and no code of the lab runs.
+NO_WORKER = (shutil.which("false") or "/bin/false",)
 
 
 def rubric_results(lab: str, entry: dict) -> list[Result]:
@@ -30,17 +37,27 @@ def skip(result: Result, reason: str, missing: str) -> None:
     result.status, result.output, result.missing = "skipped", reason, missing
 
 
+def item_skip(programs: list[Program], left_out: str, cannot_run: tuple[str, str] | None) -> tuple[str, str] | None:
+    """Why a GPU lab's sanitizer or performance item is skipped here, as
+    (missing, reason), or None when it runs: `cannot_run` is the item's own
+    (no compute-sanitizer, no reference, turned off), else no GPU program built."""
+    if cannot_run is not None:
+        return cannot_run
+    if not any(p.kind == "gpu" for p in programs):
+        reason = left_out or "GPU test skipped: the lab's GPU test program was not built"
+        return missing_for(reason) or "no GPU", reason
+    return None
+
+
 def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,
                          unlisted: list[str], left_out: str, sanitizer: Sanitizer | tuple[str, str]) -> None:
     """Runs the lab's compute-sanitizer item on its GPU test program, or says
     why not: `sanitizer` is the (missing, reason) of its skip where it cannot
     run here. `listed` has the tests of each program that could list them."""
     gpu = next((p for p in programs if p.kind == "gpu"), None)
-    if isinstance(sanitizer, tuple):
-        skip(item, sanitizer[1], sanitizer[0])
-    elif gpu is None:  # the GPU test program was not built here
-        reason = left_out or "GPU test skipped: the lab's GPU test program was not built"
-        skip(item, reason, missing_for(reason) or "no GPU")
+    why = item_skip(programs, left_out, sanitizer if isinstance(sanitizer, tuple) else None)
+    if why is not None:
+        skip(item, why[1], why[0])
     elif gpu not in listed:
         item.status, item.output = "failed", "\n".join(unlisted)
     else:
@@ -59,12 +76,9 @@ def grade_perf_item(lab: str, entry: dict, item: Result, programs: list[Program]
     """Times the lab's solver against the reference (tests/grading/perf.py) into
     `item`, or says why not, and draws the plot where matplotlib is present."""
     gpu = next((p for p in programs if p.kind == "gpu"), None)
-    if setup.skip is not None:
-        skip(item, setup.skip[1], setup.skip[0])
-        return
-    if gpu is None:
-        reason = left_out or "GPU test skipped: the lab's GPU test program was not built"
-        skip(item, reason, missing_for(reason) or "no GPU")
+    why = item_skip(programs, left_out, setup.skip)
+    if why is not None:
+        skip(item, why[1], why[0])
         return
     if gpu not in listed:
         item.status, item.output = "failed", "\n".join(unlisted)
@@ -83,14 +97,12 @@ def grade_perf_item(lab: str, entry: dict, item: Result, programs: list[Program]
             item.output += f"\nplot: {drawn}"
 
 
-def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "",
-              sanitizer: Sanitizer | tuple[str, str] = SANITIZER_OFF, sanitizer_only: bool = False,
-              perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False) -> LabReport:
-    """Grades a lab's built programs. `left_out`, when set, is the skip reason
-    of the rubric's tests that no program lists (its GPU programs were not
-    built). The performance item runs after the tests, as `perf_setup` says,
-    then the compute-sanitizer item with `sanitizer` (or each is skipped for
-    the reason it holds); `sanitizer_only` and `perf_only` grade that item only."""
+def lab_jobs(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str, sanitizer_only: bool,
+             perf_only: bool) -> tuple[LabReport, list[tuple[Program, Result]], dict, list[str]]:
+    """A lab's report with a result per graded item, and its tests to run:
+    each with the program that lists it; the rubric's tests no program lists
+    skipped for `left_out`, or failed with why a program could not list its
+    tests. Also each program's tests, and those whys."""
     report = LabReport(lab, entry.get("title", lab))
     report.results = rubric_results(lab, entry)
     item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
@@ -121,11 +133,48 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
         if not unlisted:
             raise GradingError(f"{lab}: tests/{lab}/rubric.json lists tests that do not exist: {', '.join(by_name)}")
         result.status, result.output = "failed", "\n".join(unlisted)
+    return report, jobs, listed, unlisted
+
+
+def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "",
+              sanitizer: Sanitizer | tuple[str, str] = SANITIZER_OFF, sanitizer_only: bool = False,
+              perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False) -> LabReport:
+    """Grades a lab's built programs. `left_out`, when set, is the skip reason
+    of the rubric's tests that no program lists (its GPU programs were not
+    built). The performance item runs after the tests, as `perf_setup` says,
+    then the compute-sanitizer item with `sanitizer` (or each is skipped for
+    the reason it holds); `sanitizer_only` and `perf_only` grade that item only."""
+    report, jobs, listed, unlisted = lab_jobs(lab, entry, programs, runner, left_out, sanitizer_only, perf_only)
+    item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
+    perf_item = next((r for r in report.results if r.name == perf.PERF_ITEM), None)
     runner.run_all(jobs)
     if perf_item is not None and not sanitizer_only:  # alone on the GPU: after the tests
         grade_perf_item(lab, entry, perf_item, programs, listed, unlisted, left_out, perf_setup, runner)
     if item is not None and not perf_only:  # after the tests: it would slow them down on the same GPU
         grade_sanitizer_item(lab, entry, item, programs, listed, unlisted, left_out, sanitizer)
+    return report
+
+
+def not_compiled(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str,
+                 sanitizer: Sanitizer | tuple[str, str], sanitizer_only: bool, perf_setup: perf.PerfSetup,
+                 perf_only: bool) -> LabReport:
+    """The report of a lab whose code did not compile: every graded item
+    failed but those a compiled run would skip here, skipped as they would
+    be, so that the maximum is the same. The course's test programs decide
+    their own skips (a dataset, the hidden graphs or a GPU missing) before
+    they call the lab: they run with a worker that cannot start (no code of
+    the lab runs), and what they report is read for skips only."""
+    programs = [dataclasses.replace(program, worker=NO_WORKER) for program in programs]
+    report, jobs, _, _ = lab_jobs(lab, entry, programs, runner, left_out, sanitizer_only, perf_only)
+    runner.run_all(jobs)
+    item_reasons = {perf.PERF_ITEM: perf_setup.skip,
+                    SANITIZER_ITEM: sanitizer if isinstance(sanitizer, tuple) else None}
+    for result in report.results:
+        why = item_skip(programs, left_out, item_reasons[result.name]) if result.name in item_reasons else None
+        if why is not None:
+            skip(result, why[1], why[0])
+        elif result.status != "skipped":
+            result.status, result.output = "failed", f"not run: {lab} did not compile"
     return report
 
 

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -237,12 +238,32 @@ class CompileFailure(GraderRun):
         compilation = tests[f"{LAB}: compilation"]
         self.assertIn("error: expected ';'", compilation["output"])
         lab01 = [t for name, t in tests.items() if name.startswith(f"{LAB}: ") and t is not compilation]
-        self.assertEqual(len(lab01), len(lab_data.load_rubric()[LAB]["tests"]))
+        skipped = [s for s in self.results().get("extra_data", {}).get("skipped", []) if s["name"].startswith(LAB)]
+        self.assertEqual(len(lab01) + len(skipped), len(lab_data.load_rubric()[LAB]["tests"]))
         self.assertTrue(all(t["score"] == 0 and "did not compile" in t["output"] for t in lab01))
         graded = [t for name, t in tests.items() if name.startswith(f"{other}: ")]
         self.assertTrue(graded and all("did not compile" not in t["output"] for t in graded),
                         f"{other} was not graded")
 
+
+    def test_the_maximum_is_a_compiled_runs_whether_or_not_the_code_compiles(self):
+        # Issue 47: 100 when the code did not compile, 82 when it did (the
+        # road graph and hidden-graph tests skipped here): the same skips now.
+        empty = self.scratch / "no-datasets"
+        empty.mkdir()
+        maxima, skipped = [], []
+        for fail in ("", LAB):
+            status, out, _ = self.grade_recorded("--lab", LAB, "--data-dir", str(empty), "--results-json",
+                                                 str(self.results_path), "--allow-skips", fail_worker_of=fail)
+            self.assertEqual(status, 0, out)
+            results = self.results()
+            maxima.append(sum(t["max_score"] for t in results["tests"]))
+            listed = results.get("extra_data", {}).get("skipped", [])
+            skipped.append(sorted((s["name"], s["missing"]) for s in listed))
+        self.assertEqual(maxima[0], maxima[1], "the maximum changed with the compiler's verdict")
+        self.assertEqual(skipped[0], skipped[1])
+        self.assertEqual({missing for _, missing in skipped[0]}, {"dataset missing", "no hidden graphs"})
+        self.assertIn("did not compile", "".join(t["output"] for t in results["tests"]), "the second run compiled")
 
 class StudentBuild(GraderRun):
     def test_grading_builds_the_course_programs_and_the_students_worker_only_and_no_gpu_test_without_a_gpu(self):
@@ -302,6 +323,77 @@ class Submission(GraderRun):
         self.assertIn("Ignored, not lab files a student edits: NOTES.md, labs/lab01_serial/lab01.hpp",
                       self.results()["output"])
         self.assertEqual({t["name"].split(": ")[0] for t in self.results()["tests"]}, {LAB}, "only labs submitted")
+
+
+class Uploads(GraderRun):
+    """Issue 47: the shapes a student's upload comes in, on Gradescope."""
+
+    def upload(self, files: dict[str, str]) -> Path:
+        submission = self.scratch / "submission"
+        for name, text in files.items():
+            (submission / name).parent.mkdir(parents=True, exist_ok=True)
+            (submission / name).write_text(text)
+        return submission
+
+    def test_lab_files_in_a_folder_of_any_name_are_graded_and_zip_metadata_is_not_listed(self):
+        submission = self.upload({f"my_lab01/{name}": f"// my {name}\n" for name in ("dijkstra.cpp", "bfs.cpp",
+                                                                                      "bellman_ford.cpp")}
+                                 | {"__MACOSX/my_lab01/._dijkstra.cpp": "", "my_lab01/.DS_Store": ""})
+        status, out, record = self.grade_recorded("--submission", str(submission), "--lab", LAB, "--hidden-graphs",
+                                                  str(TINY), "--results-json", str(self.results_path),
+                                                  "--allow-skips")
+        self.assertEqual(status, 0, out)
+        copy = BUILD / "submission" / "labs"
+        self.assertEqual(record["workers"], [(LAB, copy)])
+        self.assertEqual((copy / LAB / "bfs.cpp").read_text(), "// my bfs.cpp\n")
+        output = self.results()["output"]
+        self.assertNotIn("MISSING", output)
+        self.assertNotIn("Ignored", output, "zip metadata and dotfiles are no student's file")
+
+    def test_every_lab_file_the_upload_lacks_is_named_first(self):
+        submission = self.upload({"dijkstra.cpp": "// my Dijkstra\n"})
+        status, out, _ = self.grade_recorded("--submission", str(submission), "--lab", LAB, "--hidden-graphs",
+                                             str(TINY), "--results-json", str(self.results_path), "--allow-skips")
+        self.assertEqual(status, 0, out)
+        missing = f"MISSING from the upload, so graded as the untouched skeleton: {LAB}/bellman_ford.cpp, {LAB}/bfs.cpp"
+        self.assertTrue(self.results()["output"].startswith(missing), self.results()["output"][:300])
+        self.assertIn(missing, out)
+
+    def test_an_upload_that_cannot_be_graded_gets_a_schema_valid_result_saying_where_the_files_go(self):
+        (self.scratch / "junit.xml").write_text("<testsuites/>")  # a previous run's report
+        outside = self.scratch / "secret.cpp"
+        outside.write_text("// not the student's\n")
+        where = f"at the top level of the upload or in a folder of any name ({LAB}: bellman_ford.cpp, bfs.cpp, " \
+                "dijkstra.cpp)"
+        for files, phrases in (({"a/dijkstra.cpp": "", "b/dijkstra.cpp": ""},
+                                ["ambiguous: dijkstra.cpp (a/dijkstra.cpp, b/dijkstra.cpp)", where]),
+                               ({"README.md": ""}, ["the upload holds no lab file to grade", where]),
+                               ({"big/bfs.cpp": "x" * ((1 << 20) + 1)}, ["big/bfs.cpp is over 1 MiB"])):
+            with self.subTest(phrases[0]):
+                shutil.rmtree(self.scratch / "submission", ignore_errors=True)
+                submission = self.upload(files)
+                (submission / "bellman_ford.cpp").symlink_to(outside)  # a link is never followed
+                status, out, _ = self.grade_recorded("--submission", str(submission), "--lab", LAB,
+                                                     "--results-json", str(self.results_path))
+                self.assertEqual(status, 2, out)
+                results = self.results()
+                self.assertEqual((results["tests"], results["score"]), ([], 0), "Gradescope's schema")
+                self.assertTrue(results["output"].startswith("UPLOAD NOT GRADED: "), results["output"])
+                for phrase in phrases:
+                    self.assertIn(phrase, results["output"])
+                self.assertFalse((self.scratch / "junit.xml").exists(), "the previous run's junit.xml was left")
+        self.assertEqual(outside.read_text(), "// not the student's\n")
+
+    def test_a_link_to_a_lab_file_is_ignored_not_followed(self):
+        outside = self.scratch / "dijkstra.cpp"
+        outside.write_text("// not the student's\n")
+        submission = self.upload({"bfs.cpp": "// my BFS\n"})
+        (submission / "dijkstra.cpp").symlink_to(outside)
+        copy = self.scratch / "labs"
+        upload = grading.intake.take_submission(submission, [LAB], copy)
+        self.assertEqual((upload.labs, upload.ignored, upload.missing),
+                         ([LAB], ["dijkstra.cpp"], [f"{LAB}/bellman_ford.cpp", f"{LAB}/dijkstra.cpp"]))
+        self.assertEqual((copy / LAB / "dijkstra.cpp").read_text(), (REPO / "labs" / LAB / "dijkstra.cpp").read_text())
 
 
 class ReportFiles(unittest.TestCase):

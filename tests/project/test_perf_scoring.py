@@ -356,6 +356,22 @@ class Records(unittest.TestCase):
             with self.subTest(record=bad), self.assertRaisesRegex(GradingError, "record"):
                 parse_record(bad)
 
+    def test_timed_runs_that_do_not_finish_name_the_graph_they_were_on(self):
+        # Issue 47: the item's timeout said how long, not on what, unlike a test's.
+        from types import SimpleNamespace
+        from grading.perf import run_side
+
+        class Stuck:
+            timeout = 60.0
+
+            def execute_with_env(self, *_args, **_kwargs):
+                return None, "[   STEP   ] graph 'file:rome99.gr.gz' (3353 vertices), source 7: timed\n"
+
+        plan = parse_plan({"points": 5, "graphs": ["file:rome99.gr.gz"]})
+        run = run_side(Stuck(), SimpleNamespace(path="test", worker=()), plan, 1)
+        self.assertIn("did not finish within 60 s", run.failure)
+        self.assertIn("while running: graph 'file:rome99.gr.gz' (3353 vertices), source 7: timed", run.failure)
+
     def test_properties_are_read_as_children_or_attributes(self):
         import xml.etree.ElementTree as ET
         case = ET.fromstring('<testcase name="Adds" perf_Adds_1="b | 1/0/1"><properties>'

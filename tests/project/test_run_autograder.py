@@ -137,13 +137,22 @@ class Package(unittest.TestCase):
         hidden = sorted(n.removeprefix("hidden/") for n in names if n.startswith("hidden/"))
         self.assertEqual(hidden, sorted(p.name for p in (REPO / "datasets" / "tiny").iterdir() if p.is_file()))
         self.assertIn("datasets/downloads/USA-road-NY.pace.gr.gz", names, "lab 01's road test needs it")
+        with zipfile.ZipFile(ZIP) as archive:  # issue 47: the release's Markdown, not the instructor's
+            leaks = [n for n in names if n.endswith(".md") and b"<!-- instructor:" in archive.read(n)]
+        self.assertEqual(leaks, [], "instructor blocks in the package's README and handouts")
+        self.assertIn("README.md", names)
 
     def test_a_gpu_lab_or_no_hidden_graphs_is_refused_with_the_reason(self):
         for argv, phrase in ((["--lab", "lab02_frontier", "--hidden-graphs", str(REPO / "datasets" / "tiny")],
                               "Gradescope has no GPU"),
                              (["--lab", LAB, "--hidden-graphs", str(ROOT / "nowhere")], "not a directory"),
                              (["--lab", LAB, "--hidden-graphs", str(REPO / "datasets" / "tiny"), "--data-dir",
-                               str(ROOT / "nowhere")], "python3 datasets/fetch.py USA-road-NY.pace.gr.gz")):
+                               str(ROOT / "nowhere")],
+                              # Issue 47: what is missing, why, and how to get it.
+                              "missing real graphs: USA-road-NY.pace.gr.gz (not in "
+                              f"{ROOT / 'nowhere'}). lab01_serial's tests read them and the zip must carry them, "
+                              "since Gradescope's image cannot download them. Download them once with: "
+                              "python3 datasets/fetch.py USA-road-NY.pace.gr.gz")):
             run = subprocess.run([sys.executable, str(REPO / "common/tools/make_gradescope.py"), *argv,
                                   str(ROOT / "refused.zip")], capture_output=True, text=True)
             self.assertNotEqual(run.returncode, 0)

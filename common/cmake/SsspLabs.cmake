@@ -10,7 +10,11 @@
 #
 #     A lab with a binding (tests/<lab>/binding.cpp, see
 #     tests/support/rpc/api.hpp) also gets <lab>_worker_<flavour>: the
-#     process that runs that flavour's code for the isolated tests.
+#     process that runs that flavour's code for the isolated tests. A GPU lab
+#     with an ordering probe (tests/<lab>/ordering_probe.cu) also compiles it
+#     against each worker's code, to PTX beside the worker
+#     (workers/<worker>.ordering.ptx), which its Ordering tests read
+#     (tests/support/ptx_order.hpp).
 #
 #   sssp_add_lab_tests(<lab> <cpu|gpu> SOURCES <files>... [GIVEN <files>...])
 #     Builds the lab's GoogleTest executable once per flavour. The solution's
@@ -77,6 +81,40 @@ function(_sssp_add_worker lab name flavour library)
   endif()
   set_property(GLOBAL APPEND PROPERTY SSSP_WORKERS
                "{\"lab\": \"${lab}\", \"flavour\": \"${flavour}\", \"path\": \"$<TARGET_FILE:${exe}>\"}")
+  set(probe "${PROJECT_SOURCE_DIR}/tests/${lab}/ordering_probe.cu")
+  if(kind STREQUAL "GPU" AND EXISTS "${probe}")
+    _sssp_add_ordering_probe(${exe} "${probe}" ${library} ${flavour})
+  endif()
+endfunction()
+
+# The PTX of one architecture is what the ordering checks read: the newest
+# the build targets, so that a submission that compiles for the build also
+# compiles for its probe.
+set(SSSP_PROBE_ARCH "")
+foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+  if(_arch MATCHES "^([0-9]+)" AND (SSSP_PROBE_ARCH STREQUAL "" OR CMAKE_MATCH_1 GREATER SSSP_PROBE_ARCH))
+    set(SSSP_PROBE_ARCH "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+
+# Worker <exe>'s ordering probe: `probe` compiled to PTX against `library`
+# (the worker's lab code), copied to workers/<exe>.ordering.ptx, and built
+# whenever the worker is.
+function(_sssp_add_ordering_probe exe probe library flavour)
+  add_library(${exe}_ordering OBJECT "${probe}")
+  set_target_properties(${exe}_ordering PROPERTIES CUDA_PTX_COMPILATION ON
+                                                   CUDA_ARCHITECTURES "${SSSP_PROBE_ARCH}-virtual")
+  target_link_libraries(${exe}_ordering PRIVATE ${library})
+  if(flavour STREQUAL "student")
+    sssp_set_warnings(${exe}_ordering NO_WERROR)
+  else()
+    sssp_set_warnings(${exe}_ordering)
+  endif()
+  set(ptx "${PROJECT_BINARY_DIR}/workers/${exe}.ordering.ptx")
+  add_custom_command(OUTPUT "${ptx}" COMMAND "${CMAKE_COMMAND}" -E copy "$<TARGET_OBJECTS:${exe}_ordering>" "${ptx}"
+                     DEPENDS ${exe}_ordering "$<TARGET_OBJECTS:${exe}_ordering>" VERBATIM)
+  add_custom_target(${exe}_ordering_ptx DEPENDS "${ptx}")
+  add_dependencies(${exe} ${exe}_ordering_ptx)
 endfunction()
 
 function(sssp_add_lab lab kind)
@@ -129,6 +167,17 @@ function(sssp_add_lab lab kind)
   endforeach()
 endfunction()
 
+# Test program <exe> reads the ordering probe of <worker> unless told
+# otherwise (SSSP_ORDERING_PTX_DEFAULT; "" for a lab without a probe).
+function(_sssp_ordering_default exe worker)
+  if(TARGET ${worker}_ordering_ptx)
+    target_compile_definitions(${exe} PRIVATE SSSP_ORDERING_PTX_DEFAULT="${PROJECT_BINARY_DIR}/workers/${worker}.ordering.ptx")
+    add_dependencies(${exe} ${worker}_ordering_ptx)
+  else()
+    target_compile_definitions(${exe} PRIVATE SSSP_ORDERING_PTX_DEFAULT="")
+  endif()
+endfunction()
+
 function(sssp_add_lab_tests lab kind)
   cmake_parse_arguments(ARG "" "" "SOURCES;GIVEN" ${ARGN})
   if(NOT TARGET ${lab}_student)
@@ -142,6 +191,7 @@ function(sssp_add_lab_tests lab kind)
     target_compile_definitions(${exe} PRIVATE SSSP_RPC_WORKER=0
                                SSSP_RPC_DEFAULT_WORKER="$<TARGET_FILE:${lab}_worker_student>"
                                SSSP_RPC_GPU_TESTS=$<STREQUAL:${kind},gpu>)
+    _sssp_ordering_default(${exe} ${lab}_worker_student)
     target_link_libraries(${exe} PRIVATE sssp_rpc_client sssp_test_support GTest::gtest)
     sssp_set_warnings(${exe})
     if(kind STREQUAL "gpu" AND TARGET grading-perf-programs)
@@ -157,11 +207,13 @@ function(sssp_add_lab_tests lab kind)
   add_executable(${exe} ${ARG_SOURCES})
   target_link_libraries(${exe} PRIVATE ${lab}_student sssp_test_support GTest::gtest)
   sssp_set_warnings(${exe})
+  _sssp_ordering_default(${exe} ${lab}_worker_student)
   if(SSSP_HAVE_SOLUTIONS)
     set(exe test_${lab}_${kind}_solution)
     add_executable(${exe} ${ARG_SOURCES})
     target_link_libraries(${exe} PRIVATE ${lab}_solution sssp_test_support GTest::gtest)
     sssp_set_warnings(${exe})
+    _sssp_ordering_default(${exe} ${lab}_worker_solution)
   endif()
   foreach(flavour IN LISTS SSSP_FLAVOURS)
     set_property(GLOBAL APPEND PROPERTY SSSP_GRADED_EXES

@@ -111,7 +111,8 @@ def cache_value(build_dir: Path, name: str) -> str | None:
 def worker_sources(labs_dir: Path) -> dict[Path, Path]:
     """What a worker build needs (and nothing of the solutions, the tests or
     the graphs), by its path in the stage: the top CMakeLists.txt, common/'s
-    library, the rpc layer, each lab's binding, and the labs graded from."""
+    library, the rpc layer, each lab's binding and ordering probe, and the
+    labs graded from."""
     wanted: dict[Path, Path] = {Path("CMakeLists.txt"): REPO / "CMakeLists.txt"}
     for part in ("CMakeLists.txt", "cmake", "include", "src"):
         source = REPO / "common" / part
@@ -120,6 +121,7 @@ def worker_sources(labs_dir: Path) -> dict[Path, Path]:
     rpc = REPO / "tests" / "support" / "rpc"
     wanted.update({p.relative_to(REPO): p for p in sorted(rpc.iterdir()) if p.is_file()})
     wanted.update({b.relative_to(REPO): b for b in sorted(REPO.glob("tests/lab*/binding.cpp"))})
+    wanted.update({p.relative_to(REPO): p for p in sorted(REPO.glob("tests/lab*/ordering_probe.cu"))})
     for path in sorted(p for p in labs_dir.rglob("*") if p.is_file() and not p.is_symlink()):
         wanted[Path("labs") / path.relative_to(labs_dir)] = path
     return {relative: path for relative, path in wanted.items() if relative not in ANSWER_KEY}

@@ -97,6 +97,7 @@ class Runner:
         if data_dir is not None:
             self.env["SSSP_DATA_DIR"] = str(Path(data_dir).resolve()) if data_dir else ""
         self.env.pop("SSSP_WORKER", None)  # each program is given its own worker
+        self.env.pop("SSSP_ORDERING_PTX", None)  # and reads that worker's ordering probe
         self.env.pop("SSSP_HIDDEN_GRAPHS", None)  # only a directory the grader was given reaches the tests
         if hidden_graphs is not None:
             self.env["SSSP_HIDDEN_GRAPHS"] = str(hidden_graphs.resolve())
@@ -108,18 +109,22 @@ class Runner:
         return self._execute(argv, report, work, worker=worker, extra_env=extra_env)
 
     def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
-                 memory_mib: int | None = None, worker: tuple[str, ...] = (),
+                 memory_mib: int | None = None, worker: tuple[str, ...] = (), worker_path: str = "",
                  extra_env: dict[str, str] | None = None) -> tuple[int | None, str]:
         """Runs argv in an empty directory under `work` (with the runner's
         timeout and memory cap unless given), its calls to the lab going to
         the `worker` command; returns its exit status (None after a timeout)
-        and the tail of its output. It runs in a session of its own, which is
-        killed whole when it ends or times out: nothing it started outlives it."""
+        and the tail of its output. Its ordering tests read the PTX of the
+        ordering probe built beside `worker_path` (tests/support/ptx_order.hpp).
+        It runs in a session of its own, which is killed whole when it ends or
+        times out: nothing it started outlives it."""
         scratch = work / "cwd"
         scratch.mkdir()
         memory_mib = self.memory_mib if memory_mib is None else memory_mib
         command = limited_command(memory_mib, [*argv, f"--gtest_output=xml:{report}"])
         env = dict(self.env, SSSP_WORKER="\n".join(worker)) if worker else dict(self.env)
+        if worker_path:
+            env["SSSP_ORDERING_PTX"] = f"{worker_path}.ordering.ptx"
         env.update(extra_env or {})
         with tempfile.TemporaryFile() as log:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -142,7 +147,7 @@ class Runner:
         with tempfile.TemporaryDirectory(prefix="sssp-list-", ignore_cleanup_errors=True) as work:
             report = Path(work) / f"{secrets.token_hex(16)}.xml"
             returncode, output = self._execute([program.path, "--gtest_list_tests"], report, Path(work),
-                                               worker=program.worker)
+                                               worker=program.worker, worker_path=program.worker_path)
             try:
                 root = ET.parse(report).getroot()
             except (OSError, ET.ParseError):
@@ -175,7 +180,7 @@ class Runner:
             report = Path(work) / f"{secrets.token_hex(16)}.xml"
             returncode, output = self._execute(
                 [program.path, f"--gtest_filter={result.name}", "--gtest_color=no"], report, Path(work),
-                worker=program.worker)
+                worker=program.worker, worker_path=program.worker_path)
             case = None
             try:
                 case = next((c for c in ET.parse(report).getroot().iter("testcase")

@@ -201,10 +201,13 @@ __device__ void write(unsigned* data, unsigned* flag) {
 /// when it saw the flag (only those instances can show it).
 template <Fences F, DataLoad L>
 __device__ bool read(const unsigned* data, const unsigned* flag, unsigned delay, bool& seen) {
-  if constexpr (L == DataLoad::kWeakPrimed) (void)load_weak(data);
+  // The primed value (0 or 1) joins the wait, which so starts only once the
+  // line is in L1; unused, the load would be dropped by ptxas, asm volatile or not.
+  unsigned primed = 0;
+  if constexpr (L == DataLoad::kWeakPrimed) primed = load_weak(data);
   // Readers spread over the writers' window: the flag seen but not the data
   // needs the loads to land while the stores are in flight.
-  const long long until = clock64() + delay;
+  const long long until = clock64() + delay + primed;
   while (clock64() < until) {
   }
   unsigned r0;

@@ -13,7 +13,8 @@ def plot_program(program: str, reports: list[dict], path) -> bool:
     if not reports or not program_table(reports[0], "sizes"):
         return False
     sizes, overlap = program_table(reports[0], "sizes"), program_table(reports[0], "overlap")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5))
+    # Constrained layout gives the timeline's row labels their own room (they ran into the left panel's frame).
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5), layout="constrained")
     header, rows = sizes
     column = {name: i for i, name in enumerate(header)}
     ks = [h for h in header if h.startswith("GPU WE K=")]
@@ -46,8 +47,10 @@ def plot_program(program: str, reports: list[dict], path) -> bool:
             right.barh(y, total - end, left=end, color="tab:gray", label="later rounds, download" if y == 0 else None)
         right.set_yticks(range(len(rows)), [f"{r[0]}, K={r[1]}" for r in rows], fontsize="small")
         right.invert_yaxis()
+        right.set_xlim(left=0)
         right.set_xlabel("ms after the run started")
         right.set_title("lab05: the timeline of one run per version and K")
-        right.legend(fontsize="x-small", loc="lower right")
+        # Outside the axes: every bar runs to the right end, where a legend inside hid the last one's end.
+        right.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
     save(fig, path)
     return True

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The built course site as a student's browser shows it: serves HTML_DIR on
 127.0.0.1 and loads the main page, the conventions, the datasets' notes,
-every lab handout and every results page in headless Chromium, at 1400 and 1280 px, and fails on
+every lab handout, every results page and the pages that group them
+(docs/results.dox) in headless Chromium, at 1400 and 1280 px, and fails on
 
 - a figure, plot or table wider than the content column, or cut inside it
   (an SVG larger than its <object>, a table that scrolls),
@@ -151,9 +152,10 @@ def chromium(profile: Path, *args: str, timeout: int) -> str:
 
 def pages(site: Path) -> list[str]:
     """The pages a student reads: the main page, the conventions, the datasets'
-    notes, the handouts, the results pages."""
+    notes, the handouts, the results pages and the pages that group them."""
     names = ["index.html", "conventions.html", "md_datasets_README.html",
              *sorted(p.name for p in site.glob("md_labs_*_README.html")),
+             *sorted(p.name for p in site.glob("results*.html")),
              *sorted(p.name for p in site.glob("md_docs_results_*.html"))]
     return names
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 TEXT_SUFFIXES = {".cpp", ".hpp", ".cu", ".cuh", ".h", ".py", ".md", ".txt", ".cmake", ".json", ".sh", ".in",
-                 ".tsv", ".css", ".svg", ".gr", ".yml", ".yaml"}
+                 ".tsv", ".css", ".svg", ".gr", ".yml", ".yaml", ".dox"}
 TEXT_NAMES = {"CMakeLists.txt", ".gitignore", ".clangd", ".clang-format", ".editorconfig", "run_autograder"}
 GENERATED = ("docs/results/",)
 

@@ -10,11 +10,12 @@ one GPU of a local host, its output in OUT/slurm/grade-STAMP-JOB_TASK.log.
 OUT and the course's build must be on a file system every node sees.
 
 A task that ends without a report for a submission (killed, timed out, its
-node lost) leaves that submission an error whose note says why: from sacct
-where the cluster keeps accounting, else from the message slurmstepd writes
-into the task's log (CANCELLED ... DUE TO TIME LIMIT). A rerun resubmits
-only what is not cleanly graded; a rerun while the job of an earlier one is
-still queued first waits for that job (OUT/slurm/job.json names it).
+node lost) leaves that submission an error whose note says why: Slurm's
+state of the task (sacct where the cluster keeps accounting, else scontrol)
+and the message slurmstepd writes into the task's log (CANCELLED ... DUE TO
+TIME LIMIT). A rerun resubmits only what is not cleanly graded; a rerun
+while the job of an earlier one is still queued first waits for that job
+(OUT/slurm/job.json names it).
 """
 from __future__ import annotations
 
@@ -113,16 +114,28 @@ def wait(job: str, poll: float, on_poll: Callable[[], None]) -> None:
         time.sleep(poll)
 
 
+def task_state(job: str, task: int) -> str:
+    """Slurm's state of task `task` of `job` (TIMEOUT, FAILED, ...): from sacct
+    where the cluster keeps accounting, else from the controller while it
+    still remembers the job (scontrol, MinJobAge); "" where neither knows."""
+    looks = (["sacct", "--noheader", "--parsable2", "--allocations", "--jobs", f"{job}_{task}", "--format=State"],
+             ["scontrol", "--oneliner", "show", "job", f"{job}_{task}"])
+    for command in looks:
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        words = done.stdout.split() if done.returncode == 0 else []
+        if command[0] == "scontrol":
+            words = [w.split("=", 1)[1] for w in words if w.startswith("JobState=")]
+        if words:
+            return words[0]
+    return ""
+
+
 def why_ended(job: str, task: int, log: Path) -> str:
     """Why task `task` of `job` ended without a report for a submission it was given."""
-    state = ""
-    try:
-        done = subprocess.run(["sacct", "--noheader", "--parsable2", "--allocations", "--jobs", f"{job}_{task}",
-                               "--format=State"], capture_output=True, text=True, timeout=60)
-        if done.returncode == 0 and done.stdout.strip():
-            state = done.stdout.split()[0]
-    except (OSError, subprocess.SubprocessError):
-        pass  # no accounting: the log tells
+    state = task_state(job, task)
     try:
         text = log.read_text(errors="replace")[-20000:]
     except OSError:
@@ -132,6 +145,4 @@ def why_ended(job: str, task: int, log: Path) -> str:
         return f"timed out: {where} hit its time limit (--time, shared by its --per-task submissions)"
     if state.startswith("CANCELLED") or "CANCELLED AT" in text:
         return f"cancelled: {where}"
-    if state in ("NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL", "DEADLINE"):
-        return f"{state.lower().replace('_', ' ')}: {where}"
     return f"ended without a report ({state or 'state unknown'}): {where}"

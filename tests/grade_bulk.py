@@ -420,6 +420,8 @@ def main(argv: list[str], grader: list[str] | None = None) -> int:
     own = [option for option in passed_on if option.split("=")[0] in OWN_OPTIONS]
     if own:
         parser.error(f"{own[0]} is set for each grading run by grade_bulk.py")
+    if args.per_task < 1 or (args.max_running is not None and args.max_running < 1):
+        parser.error("--per-task and --max-running count tasks: 1 or more")
     if args.slurm and args.gpus:
         parser.error("--gpus and --slurm exclude each other: under Slurm, each array task gets its GPU from Slurm")
     if not args.submissions.is_dir():

@@ -11,6 +11,8 @@ and write Gradescope results.json and JUnit XML.
     python3 tests/grade.py --no-sanitize         leave out the compute-sanitizer items (on with a GPU)
     python3 tests/grade.py --lab LAB --perf-only time the lab's solver against the reference only
     python3 tests/grade.py --in-process          debugging: the test programs that link your code
+    python3 tests/grade.py --build-only --lab LAB   instructors: build once for runs with --no-build
+                                                 and a --work-dir each (tests/grade_bulk.py)
 
 The lab's code never runs inside a graded test program. Each test program
 holds the tests and the course's support only and calls the lab through a

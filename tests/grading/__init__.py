@@ -16,6 +16,7 @@
     scoring    a lab's results from its rubric: every graded item, run or not
     reports    the console table, results.json (Gradescope) and JUnit XML
     model      the errors and records the others pass between them
+    slurm      grade_bulk.py --slurm: the job array's script, sbatch, squeue, why a task ended
 
 The modules import tests/lab_data.py and tests/sandbox.py, so tests/ must be
 on sys.path (grade.py puts it there). Tests replace a step (build.configure,

@@ -92,7 +92,7 @@ COMPILE_MEMORY_MIB = 4096
 COMPILE_FILE_LIMIT = 256 << 20
 COMPILE_OUTPUT_READ = 1 << 20  # bytes of the compiler's output read back
 
-WORKER_BUILD = "isolation"  # under the build directory: the staged sources and the sandboxed build of workers
+WORKER_BUILD = "isolation"  # under the build (or work) directory: the staged sources and the sandboxed build of workers
 # The course build's settings the sandboxed worker build is configured with.
 WORKER_BUILD_SETTINGS = ("SSSP_ENABLE_CUDA", "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_COMPILER", "CMAKE_BUILD_TYPE")
 
@@ -256,14 +256,17 @@ def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandb
 
 
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
-                         gpu: bool, state: dict, timeout: float = COMPILE_TIMEOUT) -> tuple[str | None, str | None]:
+                         gpu: bool, state: dict, timeout: float = COMPILE_TIMEOUT,
+                         work_dir: Path | None = None) -> tuple[str | None, str | None]:
     """Compiles `lab`'s worker from the student's files inside the sandbox, in
     a build directory of its own; returns (the worker's path, None) or (None,
     the compiler's messages, with the staged paths made relative). With
     state["fresh"] (a submission) the build starts from the course's pristine
     one, so no submission sees what another compiled. The build runs under
-    the compile's caps, `timeout` seconds for the whole of it."""
-    root = build_dir / WORKER_BUILD
+    the compile's caps, `timeout` seconds for the whole of it. The build goes
+    under `work_dir` (default `build_dir`, whose settings it takes): runs at
+    the same time each need their own."""
+    root = (work_dir or build_dir) / WORKER_BUILD
     stage, out = root / "src", root / "build"
     if not state.get("staged"):
         if state.get("fresh"):

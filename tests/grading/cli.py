@@ -134,6 +134,12 @@ def main(argv: list[str], description: str) -> int:
     parser.add_argument("--build-dir", default=str(REPO / "build"), help="build directory (default: build)")
     parser.add_argument("--no-build", action="store_true",
                         help="grade an existing build (a --submission's own code is still compiled, in the sandbox)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build what grading the labs needs (GPU test programs and the reference included, "
+                             "GPU or not) and grade nothing: for runs with --no-build elsewhere (grade_bulk.py)")
+    parser.add_argument("--work-dir", metavar="DIR",
+                        help="where a --submission's files, its sandboxed worker build and the plots go (default: "
+                             "the build directory); runs at the same time need one each, the build is only read")
     parser.add_argument("--lab", action="append", help="grade only this lab (repeatable)")
     parser.add_argument("--flavour", type=flavour, default="student",
                         help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)"
@@ -175,6 +181,7 @@ def main(argv: list[str], description: str) -> int:
     args = parser.parse_args(argv)
     spared = set(descendants())  # a caller's own processes (grade.main called as a library)
     build_dir = Path(args.build_dir).resolve()
+    args.work_dir = Path(args.work_dir).resolve() if args.work_dir else build_dir
     results_json = Path(args.results_json) if args.results_json else build_dir / "grading" / "results.json"
     junit = Path(args.junit) if args.junit else build_dir / "grading" / "junit.xml"
 
@@ -191,6 +198,13 @@ def main(argv: list[str], description: str) -> int:
         unknown = [lab for lab in labs if lab not in rubric]
         if unknown:
             raise GradingError(f"unknown lab '{unknown[0]}'; the rubric has: {', '.join(all_labs)}")
+        if args.build_only:
+            if args.no_build or args.submission or args.in_process:
+                raise GradingError("--build-only builds for later runs: not with --no-build, --submission or "
+                                   "--in-process")
+            pipeline.build_for_grading(args, labs)
+            print(f"built for grading {', '.join(labs)} in {build_dir}")
+            return 0
         if args.in_process and (args.submission or args.results_json):
             raise GradingError("--in-process runs the lab's code inside the test programs, where it can decide "
                                "its own verdict: it is for debugging, never for grading a submission or writing "
@@ -199,7 +213,7 @@ def main(argv: list[str], description: str) -> int:
         if args.submission:
             if args.flavour != "student":
                 raise GradingError("--submission grades a student's files: it needs --flavour student")
-            args.labs_dir = Path(args.build_dir).resolve() / "submission" / "labs"
+            args.labs_dir = args.work_dir / "submission" / "labs"
             upload = intake.take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
             if upload.missing:
                 # First: a missing file costs the points of its tasks, and the student must see why.

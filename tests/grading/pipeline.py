@@ -39,6 +39,24 @@ def gpu_present() -> bool:
     return listed.returncode == 0 and "GPU" in listed.stdout
 
 
+def build_for_grading(args: argparse.Namespace, labs: list[str]) -> None:
+    """Builds what grading `labs` through workers runs: the shared support, the
+    hidden-graph checker, every graded test program (the GPU ones too, where
+    CUDA is built: the runs that use them may have the GPU this machine lacks)
+    and the reference workers the performance item times. Runs with --no-build
+    then only read the build, so several can share it at once."""
+    build_dir = Path(args.build_dir).resolve()
+    build.configure(build_dir, args.data_dir, REPO / "labs")
+    if build.build(build_dir, [build.SUPPORT_TARGET, build.CHECKER_TARGET]) is not None:
+        raise GradingError("the course's own code failed to build (see the output above): not a student error")
+    manifest = json.loads((build_dir / "graded_tests.json").read_text())
+    targets = [Path(e["path"]).name for e in manifest["executables"] if e["lab"] in labs and e["flavour"] == "isolated"]
+    targets += [Path(w["path"]).name for w in manifest.get("workers", [])
+                if w["lab"] in labs and w["flavour"] == "solution"]
+    if targets and build.build(build_dir, targets) is not None:
+        raise GradingError("the course's test programs failed to build (see the output above)")
+
+
 def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabReport]:
     """Builds and grades `labs` as the command line `args` asks; a report per lab."""
     build_dir = Path(args.build_dir).resolve()
@@ -110,7 +128,7 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
                 raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
             if not worker_path:
                 path, failed = build.build_student_worker(build_dir, Path(args.labs_dir), lab, isolation, False,
-                                                          worker_state)
+                                                          worker_state, work_dir=args.work_dir)
                 worker_path = path or ""
             gpu_lab = manifest["labs"].get(lab) == "GPU"
             programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),
@@ -149,4 +167,4 @@ def perf_setup_for(args: argparse.Namespace, lab: str, entry: dict, gpu: bool,
     if not reference:
         return perf.PerfSetup(skip=perf.PERF_NO_REFERENCE)
     command = tuple(sandbox.worker_command(isolation, Path(reference), True))
-    return perf.PerfSetup(reference_worker=command, skip=None, plots=Path(args.build_dir).resolve() / "grading")
+    return perf.PerfSetup(reference_worker=command, skip=None, plots=args.work_dir / "grading")

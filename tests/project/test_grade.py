@@ -93,7 +93,7 @@ class GraderRun(unittest.TestCase):
         def build(_build_dir, targets):
             record["targets"] += targets
 
-        def build_student_worker(_build_dir, labs_dir, lab, *_rest):
+        def build_student_worker(_build_dir, labs_dir, lab, *_rest, **_options):
             record["workers"].append((lab, labs_dir))
             if lab == fail_worker_of:
                 return None, "dijkstra.cpp:12:5: error: expected ';' before '}' token"

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -29,7 +31,8 @@ class PerfPath : public ::testing::Test {
     ::setenv("SSSP_PERF_SEED", "12345", 1);
   }
   void TearDown() override {
-    for (const char* name : {"SSSP_PERF_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS", "SSSP_PERF_SEED"}) {
+    for (const char* name :
+         {"SSSP_PERF_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS", "SSSP_PERF_SEED", "SSSP_PERF_CALL_COST"}) {
       ::unsetenv(name);
     }
   }
@@ -89,6 +92,42 @@ TEST_F(PerfPath, TheWorkBeforeTheTimedSolvesIsRecordedAsSetup) {
   EXPECT_GE(warmup_ms, 30.0) << record;
   const std::string timed = record.substr(record.rfind(" | ") + 3);
   EXPECT_EQ(std::count(timed.begin(), timed.end(), '/'), 2 * 3) << "three timed repeats: " << record;
+}
+
+/// A call-cost solver as default_worker.cpp installs one: the same answers' size, no solve (3 ms a call).
+sssp::test::PerfSolve sleeping_null_solver(const sssp::test::NamedGraph& g) {
+  return [n = g.graph.num_vertices()](sssp::vertex_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    return std::vector<sssp::dist_t>(n, 0);
+  };
+}
+
+/// The record's text after its last " | call" (empty when it has none).
+std::string call_field(const std::string& record) {
+  const std::size_t at = record.find(" | call");
+  return at == std::string::npos ? "" : record.substr(at + 3);
+}
+
+TEST_F(PerfPath, TheCallsCostIsTimedOnlyWhenAskedAndAfterTheTimedSolves) {
+  ::setenv("SSSP_PERF_GRAPHS", "grid:12x9", 1);
+  sssp::test::set_call_cost_solver(&sleeping_null_solver);
+  const ::testing::TestResult& result = *::testing::UnitTest::GetInstance()->current_test_info()->result();
+  sssp::test::time_solver_on_perf_graphs("NotAsked", reference_solver);
+  EXPECT_EQ(call_field(result.GetTestProperty(0).value()), "") << "the student's runs time no null solver";
+  ::setenv("SSSP_PERF_CALL_COST", "1", 1);
+  sssp::test::time_solver_on_perf_graphs("Asked", reference_solver);
+  sssp::test::set_call_cost_solver(nullptr);
+  const std::string record = result.GetTestProperty(1).value();
+  const std::string calls = call_field(record);
+  ASSERT_TRUE(calls.starts_with("call ")) << record;
+  std::istringstream words(calls.substr(5));
+  std::vector<double> ms{std::istream_iterator<double>(words), std::istream_iterator<double>()};
+  ASSERT_EQ(ms.size(), 3U) << "one per timed repeat (the warm-up untimed): " << record;
+  for (const double m : ms) EXPECT_GE(m, 3.0) << record;
+  EXPECT_LT(record.find(" | call"), record.size()) << record;
+  EXPECT_EQ(record.rfind("/1"), record.find(" | call") - 2) << "the solves come first, all right: " << record;
+  ::setenv("SSSP_PERF_CALL_COST", "yes", 1);
+  EXPECT_THROW((void)sssp::test::perf_settings(), sssp::InputError);
 }
 
 TEST_F(PerfPath, AWrongAnswerFailsWithTheTeachingMessage) {

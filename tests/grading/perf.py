@@ -18,9 +18,18 @@ answer was checked before its time counts. The rules, in order:
   not spread: work done before the clock may serve each of them (a table of
   all-pairs distances built in the constructor answers every one), and a
   charge spread over the repeats would get cheaper with more repeats;
+- a call costs more than its solve: the request, the download of n
+  distances, the answer over the worker's pipe. That cost is timed on the
+  reference's worker only (its runtime's null solver, the solve's path
+  without a solve, timed like a solve on the same graph in the same run),
+  and its median taken out of both sides' times before any ratio: a side's
+  time less the call's cost, but at least `call_floor` of its time (a
+  noisy call cost can never make a time vanish). The student's worker
+  never runs it, and nothing else of the student's is read for it;
 - the two sides solve the same sources in the same order (one seed per
   round), so the i-th timed solves of a round make a pair; ratio = the
-  median over the pairs of student time / reference time. Paired, a graph
+  median over the pairs of student time / reference time (each less the
+  call's cost, and the student's with any setup charge). Paired, a graph
   whose sources take very different times (a source in a small component
   of an R-MAT graph, one in the giant component) compares like with like;
 - noise = how far that median could be off: the relative spread
@@ -61,7 +70,7 @@ from .limits import how_it_ended
 from .model import GradingError
 
 SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit", "cpu_share_margin", "refuse_under",
-              "setup_factor", "setup_slack_ms"}
+              "setup_factor", "setup_slack_ms", "call_floor"}
 PLAN_KEYS = {"graphs", "repeats", "warmup", "rounds", "visibility"}
 
 
@@ -77,6 +86,7 @@ class PerfScale:
     refuse_under: float = 0.25  # a ratio this far under the reference's is refused, not rewarded
     setup_factor: float = 2.0  # a setup up to this many times the reference's is not charged
     setup_slack_ms: float = 20.0  # plus this much (lazy module loading, allocator jitter)
+    call_floor: float = 0.1  # a time less the call's cost is at least this share of the time
 
     def __post_init__(self):
         if not (self.points >= 0 and math.isfinite(self.points)):
@@ -97,6 +107,16 @@ class PerfScale:
             raise GradingError(f"perf item: setup_factor must be a finite number >= 1, got {self.setup_factor}")
         if not (self.setup_slack_ms >= 0.0 and math.isfinite(self.setup_slack_ms)):
             raise GradingError(f"perf item: setup_slack_ms must be a finite number >= 0, got {self.setup_slack_ms}")
+        if not 0.0 < self.call_floor <= 1.0:
+            raise GradingError(f"perf item: call_floor must be in (0, 1] (0 would let a time vanish), got "
+                               f"{self.call_floor}")
+
+    def solve_ms(self, wall_ms: float, call_ms: float) -> float:
+        """A call's time less the call's fixed cost `call_ms` (the reference
+        worker's null solver): what its solve took, but at least `call_floor`
+        of the call, so that a call cost measured high (noise) leaves a
+        finite ratio that moves back towards the calls' own."""
+        return max(wall_ms - call_ms, self.call_floor * wall_ms)
 
     def setup_allowed(self, setup: RoundSetup, ratio: float) -> float:
         """The most setup (ms before the first timed call) a student's round
@@ -191,6 +211,8 @@ class GraphScore:
     student_setup_ms: float | None = None  # the sides' setups, summed over the rounds
     reference_setup_ms: float | None = None
     charged_ms: float = 0.0  # the student's setups over the allowance, summed over rounds (each added per solve)
+    call_ms: float | None = None  # the call's fixed cost taken out of both sides (the reference's null solver)
+    call_ratio: float | None = None  # the ratio of the whole calls, before the call's cost was taken out
 
 
 def cpu_share(solves: list[Solve]) -> float | None:
@@ -215,13 +237,16 @@ def charges(student: list[Solve], reference: list[Solve], setups: list[RoundSetu
 
 
 def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale: PerfScale,
-                setups: list[RoundSetup] | None = None) -> GraphScore:
+                setups: list[RoundSetup] | None = None, call_ms: float | None = None) -> GraphScore:
     """Scores one graph's repeats: student[i] and reference[i] solved the same
     source (grade_item aligns the rounds; a side that stopped early pairs only
     what it ran), and `setups` says, round by round, what each side did
-    before those solves (a setup over the allowance is charged to them). The
-    reference side's failures are the course's problem, not the student's:
-    GradingError."""
+    before those solves (a setup over the allowance is charged to them).
+    `call_ms` is the call's fixed cost, timed on the reference's worker
+    (grade_item; None: not measured, the whole calls are compared): each
+    side's times are taken less it (PerfScale.solve_ms) before the ratios.
+    The reference side's failures are the course's problem, not the
+    student's: GradingError."""
     if not reference or any(not s.correct or not s.wall_ms > 0 for s in reference):
         raise GradingError(f"perf item, {graph}: the reference's timed runs are missing or wrong")
     reference_share = cpu_share(reference)
@@ -245,15 +270,19 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
                           "a host that synchronises after every short kernel reads like this too, each wake-up "
                           "costs CPU time")
     setups = setups or []
-    solve_ratios = [s.wall_ms / r.wall_ms for s, r in zip(student, reference)]
+    call = call_ms or 0.0
+    reference_solves = [scale.solve_ms(r.wall_ms, call) for r in reference]
+    solve_ratios = [scale.solve_ms(s.wall_ms, call) / r for s, r in zip(student, reference_solves)]
     uncharged = statistics.median(solve_ratios)
     uncharged_noise = max(relative_spread(solve_ratios) / math.sqrt(len(solve_ratios)), scale.noise_floor)
-    excess = charges(student, reference, setups, uncharged, scale)
+    # The allowance scales the reference's warm-ups, whole calls, by the whole calls' ratio.
+    excess = charges(student, reference, setups,
+                     statistics.median(s.wall_ms / r.wall_ms for s, r in zip(student, reference)), scale)
     charged_ms = sum(excess)
     added = [e for e, r in zip(excess, setups) for _ in range(r.pairs)] or [0.0] * len(student)
-    times = [s.wall_ms + a for s, a in zip(student, added)]
-    student_ms = statistics.median(times)
-    pair_ratios = [t / r.wall_ms for t, r in zip(times, reference)]
+    student_ms = statistics.median(s.wall_ms + a for s, a in zip(student, added))
+    # A charge is work done for a solve: added to the solve's time, in full.
+    pair_ratios = [(scale.solve_ms(s.wall_ms, call) + a) / r for s, a, r in zip(student, added, reference_solves)]
     ratio = statistics.median(pair_ratios)
     noise = max(relative_spread(pair_ratios) / math.sqrt(len(pair_ratios)), scale.noise_floor)
     judged = ratio / (1.0 + noise)
@@ -283,8 +312,14 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
     else:
         reason = (f"{ratio:.2f}x the reference: {share:.0%} of the graph's share; full marks need at most "
                   f"{scale.full_at:g}x (noise {noise:.0%})")
-    score = GraphScore(graph, share, ratio, judged, student_ms, reference_ms, noise, reason + setup_note,
-                       charged_ms=charged_ms)
+    call_note = ""
+    call_ratio = None
+    if call_ms is not None:
+        call_ratio = statistics.median((s.wall_ms + a) / r.wall_ms for s, a, r in zip(student, added, reference))
+        call_note = (f"; each time less {call_ms:.2f} ms, what a call that solves nothing cost on the reference's "
+                     f"worker ({call_ratio:.2f}x in whole calls)")
+    score = GraphScore(graph, share, ratio, judged, student_ms, reference_ms, noise, reason + setup_note + call_note,
+                       charged_ms=charged_ms, call_ms=call_ms, call_ratio=call_ratio)
     if setups:
         score.student_setup_ms = sum(r.student_ms for r in setups)
         score.reference_setup_ms = sum(r.reference_ms for r in setups)
@@ -340,14 +375,17 @@ class SideRun:
     missing: dict[str, str]  # graphs whose data file is not here, with why
     failure: str  # '' when the test program reported every Perf test passed
     setups: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)  # (construct, warm-up) ms
+    calls: dict[str, list[float]] = dataclasses.field(default_factory=dict)  # the null solver's calls, ms
 
 
 @dataclass
 class Record:
-    """A graph's record from one run: the setup (construction and warm-up solves, ms) and the timed repeats."""
+    """A graph's record from one run: the setup (construction and warm-up solves, ms), the timed repeats,
+    and the timed calls of the worker runtime's null solver when the run was asked for them (ms)."""
     construct_ms: float
     warmup_ms: float
     solves: list[Solve]
+    calls: list[float] = dataclasses.field(default_factory=list)
 
 
 def parse_record(value: str) -> tuple[str, Record | str]:
@@ -357,15 +395,19 @@ def parse_record(value: str) -> tuple[str, Record | str]:
     if rest.startswith("missing: "):
         return graph, rest[len("missing: "):]
     setup, _, rest = rest.partition(" | ")
+    rest, has_calls, calls = rest.partition(" | ")
     try:
         construct, warmup = setup.removeprefix("setup ").split("/")
         record = Record(float(construct), float(warmup), [])
         for word in rest.split():
             wall, cpu, ok = word.split("/")
             record.solves.append(Solve(wall_ms=float(wall), correct=ok == "1", cpu_ms=float(cpu)))
+        if has_calls and not calls.startswith("call"):
+            raise ValueError("a last field that is not the calls'")
+        record.calls = [float(word) for word in calls.removeprefix("call").split()]
     except ValueError as e:
-        raise GradingError(f"perf item: a timed run's record is not '<graph> | setup C/W | wall/cpu/ok ...': "
-                           f"{value!r}") from e
+        raise GradingError(f"perf item: a timed run's record is not '<graph> | setup C/W | wall/cpu/ok ...' "
+                           f"(then ' | call MS ...'): {value!r}") from e
     if not setup.startswith("setup "):
         raise GradingError(f"perf item: a timed run's record has no setup: {value!r}")
     return graph, record
@@ -378,10 +420,13 @@ def properties(case) -> dict[str, str]:
     return {k: v for k, v in found.items() if k.startswith("perf_")}
 
 
-def run_side(runner, program, plan: PerfPlan, seed: int) -> SideRun:
-    """Runs `program`'s Perf.* tests with its worker; what its XML report recorded."""
+def run_side(runner, program, plan: PerfPlan, seed: int, call_cost: bool = False) -> SideRun:
+    """Runs `program`'s Perf.* tests with its worker; what its XML report recorded.
+    With `call_cost` (the reference's runs) the test program also times the
+    worker runtime's null solver on each graph after its timed solves."""
     env = {"SSSP_PERF_GRAPHS": ";".join(plan.graphs), "SSSP_PERF_WARMUP": str(plan.warmup),
-           "SSSP_PERF_REPEATS": str(plan.repeats), "SSSP_PERF_SEED": str(seed)}
+           "SSSP_PERF_REPEATS": str(plan.repeats), "SSSP_PERF_SEED": str(seed),
+           "SSSP_PERF_CALL_COST": "1" if call_cost else "0"}
     run = SideRun({}, {}, "")
     with tempfile.TemporaryDirectory(prefix="sssp-perf-", ignore_cleanup_errors=True) as work:
         report = Path(work) / f"{secrets.token_hex(16)}.xml"
@@ -410,6 +455,7 @@ def run_side(runner, program, plan: PerfPlan, seed: int) -> SideRun:
             else:
                 run.solves[key] = got.solves
                 run.setups[key] = (got.construct_ms, got.warmup_ms)
+                run.calls[key] = got.calls
         texts = [(f.text or f.get("message", "")).strip() for f in case.iter("failure")]
         if case.get("result") == "skipped" or case.find("skipped") is not None:
             skipped = case.find("skipped")
@@ -429,7 +475,7 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
     references: list[SideRun] = []
     for _ in range(plan.rounds):
         seed = secrets.randbits(62)  # the same sources for both sides of a round; the worker never sees it
-        references.append(run_side(runner, reference, plan, seed))
+        references.append(run_side(runner, reference, plan, seed, call_cost=True))
         if references[-1].failure:
             raise GradingError(f"perf item: the reference's timed runs failed (the course's problem, not the "
                                f"student's):\n{references[-1].failure}")
@@ -453,7 +499,7 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
         if not paired_student[key]:  # nothing of the student's to pair: the reference's times, for the table
             paired_reference[key] = [s for run in references for s in run.solves[key]]
     missing = {k: v for run in references for k, v in run.missing.items()}
-    scores = [score_graph(key, paired_student[key], solves, plan.scale, setups.get(key))
+    scores = [score_graph(key, paired_student[key], solves, plan.scale, setups.get(key), call_cost(key, references))
               for key, solves in paired_reference.items()]
     for s in scores:
         s.student_cpu_share = cpu_share(paired_student[s.graph])
@@ -471,18 +517,30 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
     return scores
 
 
+def call_cost(key: str, references: list[SideRun]) -> float | None:
+    """The call's fixed cost on `key`'s graph: the median of the reference's
+    null-solver calls over all its rounds (None when none was timed). Only
+    the reference's runs are read: the student's worker could make its own
+    calls slow, and a larger cost taken out of both sides would shrink the
+    ratio of a slow solver towards 1 (the reference runs the course's code)."""
+    calls = [ms for run in references for ms in run.calls.get(key, [])]
+    return statistics.median(calls) if calls else None
+
+
 def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict[str, str], failure: str) -> str:
     """What the student reads: per solver and graph, the two medians, the
     ratio and its share, then the scale and anything left out."""
     width = max(len(s.graph) for s in scores)
-    lines = [f"{'solver and graph':<{width}}  reference ms  yours ms   ratio  noise  share",
-             *(f"{s.graph:<{width}}  {fmt(s.reference_ms):>12}  {fmt(s.student_ms):>8}  "
+    lines = [f"{'solver and graph':<{width}}  reference ms  yours ms  call ms   ratio  noise  share",
+             *(f"{s.graph:<{width}}  {fmt(s.reference_ms):>12}  {fmt(s.student_ms):>8}  {fmt(s.call_ms):>7}  "
                f"{(f'{s.ratio:.2f}x' if s.ratio is not None else '-'):>6}  "
                f"{(f'{s.noise:.0%}' if s.noise is not None else '-'):>5}  {s.fraction:>5.0%}" for s in scores),
              "",
              f"{earned:.2f} of {plan.scale.points:g} points: the mean share of the graphs. The ratio is the median "
              f"over {plan.repeats * plan.rounds} random sources, each solved by both sides, of your time over the "
-             f"reference's. Full marks at or under {plan.scale.full_at:g}x, nothing at {plan.scale.zero_at:g}x or "
+             "reference's, each less the call ms: what a call that solves nothing (the request, the download of "
+             "the distances, the answer's way back) cost the reference's worker on that graph, so that the ratio "
+             f"compares the solves (a time keeps at least {plan.scale.call_floor:.0%} of itself). Full marks at or under {plan.scale.full_at:g}x, nothing at {plan.scale.zero_at:g}x or "
              "more, each doubling between costing the same; a ratio within the measured noise of a line gets the "
              "better side. Timed by the grader around each call (answers checked, every one) and around the work "
              f"before the first timed call (over {plan.scale.setup_factor:g}x the reference's plus "

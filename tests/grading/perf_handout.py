@@ -72,6 +72,11 @@ def block(lab: str, entry: dict) -> str:
              f"{s.setup_slack_ms:g} ms, is free, and the rest is added to each timed solve that follows it, "
              "so work done before the clock starts still counts.",
              "",
+             "Each time is taken less the cost of a call that solves nothing (the request, the download of the "
+             "distances, the answer's way back through the worker), timed by the grader on the reference's "
+             "worker on the same graph in the same run: your report shows it as `call ms`. So the ratio compares "
+             "the solves, not the calls (a time keeps at least "
+             f"{s.call_floor:.0%} of itself). "
              "Per graph, ratio = the median, over the sources, of your time / the reference's time on the "
              f"same source: full marks at or under {s.full_at:g}x, nothing at {s.zero_at:g}x or more, and "
              "between them each doubling of your time costs the same share. A ratio within the uncertainty of "
@@ -87,7 +92,9 @@ def block(lab: str, entry: dict) -> str:
              f"{lab} --perf-only` runs just this item and draws `build/grading/perf-{lab}.svg`.",
              "",
              f"What full marks needed on {DEVICE} (the reference's median over its runs against itself; "
-             "each time is the whole call, download of the distances and the worker's pipe included):",
+             "each time is the whole call, download of the distances and the worker's pipe included, measured "
+             "before the call's cost was taken out: the line for your whole call is lower than this column by "
+             f"{s.full_at - 1:g} times the `call ms` of your report):",
              "",
              "| solver and graph | reference median ms | full marks at or under | runs |",
              "|---|---:|---:|---:|"]

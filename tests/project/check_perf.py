@@ -5,7 +5,9 @@ clock), and that each scores what its design says (docs/design/perf-grading.md):
 
 - the reference against itself earns full marks in every one of --runs runs;
 - each right-but-slow mutant of tests/<lab>/mutants.json ("caught_by": "perf")
-  earns at most its "perf_share_at_most" of the item (a CPU solve: nothing);
+  earns at most its "perf_share_at_most" of the item (a CPU solve: nothing),
+  or, a calibration mutant (a known slow-down of the reference's solve), its
+  "perf_share_expected" within "perf_share_tolerance";
 - the untouched skeleton (labs/) earns nothing.
 
     check_perf.py --build-dir BUILD [--lab LAB]... [--runs 5] [--out DIR]
@@ -47,6 +49,27 @@ def grade(build: Path, lab: str, flavour: str) -> tuple[dict | None, str]:
     if item is None and any(s["name"] == f"{lab}: {PERF_ITEM}" for s in skipped):
         return {"skipped": True}, output
     return item, output
+
+
+def share_range(mutant: dict) -> tuple[float, float]:
+    """The share of the item a "caught_by": "perf" mutant must earn: at
+    most "perf_share_at_most", and within "perf_share_tolerance" of
+    "perf_share_expected" (a calibration: a known ratio on the lab's scale);
+    with both, the two at once. ValueError when it gives neither, or
+    an expected share without its tolerance."""
+    low, high = 0.0, 1.0
+    if "perf_share_at_most" in mutant:
+        high = float(mutant["perf_share_at_most"])
+    if "perf_share_expected" in mutant:
+        if "perf_share_tolerance" not in mutant:
+            raise ValueError(f"mutant {mutant['name']}: perf_share_expected without perf_share_tolerance")
+        expected, tolerance = float(mutant["perf_share_expected"]), float(mutant["perf_share_tolerance"])
+        low, high = max(low, expected - tolerance), min(high, expected + tolerance)
+    elif "perf_share_at_most" not in mutant:
+        raise ValueError(f"mutant {mutant['name']}: a perf mutant needs perf_share_at_most or perf_share_expected")
+    if not 0.0 <= low <= high <= 1.0:
+        raise ValueError(f"mutant {mutant['name']}: no share in [0, 1] meets its bounds ({low:g} to {high:g})")
+    return low, high
 
 
 def main() -> int:
@@ -102,7 +125,7 @@ def main() -> int:
         if not args.no_mutants:
             for mutant in lab_data.lab_mutants(lab):
                 if mutant.get("caught_by") == "perf":
-                    check(lab, f"mutant:{mutant['name']}", 1, 0.0, float(mutant["perf_share_at_most"]))
+                    check(lab, f"mutant:{mutant['name']}", 1, *share_range(mutant))
         if not args.no_skeleton:
             check(lab, "student", 1, 0.0, 0.0)
     for problem in problems:

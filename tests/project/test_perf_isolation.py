@@ -31,7 +31,8 @@ class WorkerEnvironment(unittest.TestCase):
             seen = Path(work) / "worker-environment.txt"
             wrapper = ["/bin/sh", "-c", f'env > "{seen}"; exec "$0" "$@"', worker]
             env = dict(os.environ, SSSP_WORKER="\n".join(wrapper), SSSP_PERF_SEED="1234567",
-                       SSSP_PERF_GRAPHS="grid:8x8", SSSP_PERF_REPEATS="3", SSSP_PERF_WARMUP="1")
+                       SSSP_PERF_GRAPHS="grid:8x8", SSSP_PERF_REPEATS="3", SSSP_PERF_WARMUP="1",
+                       SSSP_PERF_CALL_COST="1")
             run = subprocess.run([program, "--gtest_filter=Heap.*"], env=env, capture_output=True, text=True,
                                  timeout=300)
             self.assertEqual(run.returncode, 0, run.stdout[-2000:] + run.stderr[-2000:])

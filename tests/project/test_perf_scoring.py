@@ -3,6 +3,7 @@
 without a GPU: the scale, the noise rule, wrong answers, CPU solves, work
 done before the timed calls, impossibly fast answers, and the reference's
 own failures, each with the verdict a student would read."""
+import math
 import sys
 import unittest
 from pathlib import Path
@@ -157,7 +158,7 @@ class Rounds(unittest.TestCase):
         import grading.perf as perf
         sides = iter(side for pair in zip(reference_rounds, student_rounds) for side in pair)
 
-        def run_side(runner, program, plan, seed):
+        def run_side(runner, program, plan, seed, call_cost=False):
             failure = "" if program == "reference" else "stopped"
             return perf.SideRun({"S g": next(sides)}, {}, failure, setups={"S g": (1.0, 0.0)})
         item = SimpleNamespace(earned=0.0, status="", output="", missing="")
@@ -202,9 +203,11 @@ class FakeRunner:
 
     def __init__(self, records: dict[str, list[str]]):
         self.records = {side: iter(values) for side, values in records.items()}
+        self.call_cost: dict[str, str] = {}  # the SSSP_PERF_CALL_COST each side's test program got
 
     def execute_with_env(self, argv, report, work, worker, extra_env):
         import xml.sax.saxutils as saxutils
+        self.call_cost[worker[0]] = extra_env["SSSP_PERF_CALL_COST"]
         value = saxutils.quoteattr(next(self.records[worker[0]]))
         report.write_text(f'<testsuites><testsuite name="Perf"><testcase name="ExtractMinDijkstra" classname="Perf">'
                           f'<properties><property name="perf_ExtractMinDijkstra_0" value={value}/></properties>'
@@ -343,6 +346,145 @@ class WorkBeforeTheClock(unittest.TestCase):
                 parse_scale(entry)
 
 
+# Lab 09 on an H100 (issue 45): ADDS on road-NY read 7.4 ms a call in the
+# item against a 2.7 ms solve; the rest (about 4.7 ms) is the call's own: the
+# request, the download of 264,346 distances, the answer over the pipe.
+ROAD_CALL_MS = 7.4
+ROAD_SOLVE_MS = 2.7
+ROAD_FIXED_MS = ROAD_CALL_MS - ROAD_SOLVE_MS
+
+
+def road_record(*wall_ms: float, calls: tuple[float, ...] = ()) -> str:
+    """A Perf test's record of one round on road-NY, with the null solver's calls when given."""
+    return (f"file:USA-road-NY.pace.gr.gz | setup 2.0000/{2 * ROAD_CALL_MS:.4f} | "
+            + " ".join(f"{w:.4f}/{0.4 * w:.4f}/1" for w in wall_ms)
+            + (" | call " + " ".join(f"{c:.4f}" for c in calls) if calls else ""))
+
+
+class CallCost(unittest.TestCase):
+    """Issue 45: the item timed whole calls, so a solver whose kernels were
+    twice as slow kept about 90% of the item where the call's own cost is
+    most of a call. That cost, timed on the reference's worker, is taken out
+    of both sides' times; the student's worker never supplies it."""
+
+    def grade(self, student_rounds: list[str], reference_rounds: list[str]):
+        from types import SimpleNamespace
+        import grading.perf as perf
+        runner = FakeRunner({"student": student_rounds, "reference": reference_rounds})
+        plan = parse_plan({"points": 15, "graphs": ["file:USA-road-NY.pace.gr.gz"], "repeats": 5, "warmup": 2,
+                           "rounds": len(reference_rounds)})
+        item = SimpleNamespace(earned=0.0, status="", output="", missing="")
+        program = lambda side: SimpleNamespace(path="test_lab09_adds_gpu_isolated", worker=(side,))  # noqa: E731
+        return perf.grade_item(item, plan, program("student"), program("reference"), runner)[0], item, runner
+
+    def test_kernels_twice_as_slow_read_2x_not_the_whole_calls_ratio(self):
+        reference = runs(*[ROAD_CALL_MS] * 10)
+        student = runs(*[ROAD_FIXED_MS + 2 * ROAD_SOLVE_MS] * 10)
+        whole = score_graph("Adds road-NY", student, reference, SCALE)
+        self.assertAlmostEqual(whole.ratio, 10.1 / 7.4)
+        self.assertGreater(whole.fraction, 0.85, "the old rule: most of the graph for twice the solve")
+        s = score_graph("Adds road-NY", student, reference, SCALE, call_ms=ROAD_FIXED_MS)
+        self.assertAlmostEqual(s.ratio, 2.0)
+        self.assertAlmostEqual(s.call_ratio, 10.1 / 7.4)
+        self.assertAlmostEqual(s.fraction, fraction(2.0 / 1.03, SCALE))
+        self.assertEqual([round(ms, 6) for ms in (s.reference_ms, s.student_ms, s.call_ms)], [7.4, 10.1, 4.7])
+        self.assertIn(f"each time less {ROAD_FIXED_MS:.2f} ms", s.reason)
+        self.assertIn("1.36x in whole calls", s.reason)
+
+    def test_the_reference_against_itself_keeps_full_marks(self):
+        reference = runs(*[ROAD_CALL_MS] * 10)
+        s = score_graph("g", runs(*[ROAD_CALL_MS] * 10), reference, SCALE, call_ms=ROAD_FIXED_MS)
+        self.assertEqual((s.ratio, s.fraction), (1.0, 1.0))
+
+    def test_a_time_less_the_calls_cost_keeps_the_floors_share_of_itself(self):
+        # A call cost measured over the calls themselves (noise): the times
+        # keep 10% of themselves, so the ratio stays the whole calls' one.
+        self.assertAlmostEqual(SCALE.solve_ms(10.0, 4.0), 6.0)
+        self.assertAlmostEqual(SCALE.solve_ms(10.0, 25.0), 1.0)
+        s = score_graph("g", runs(*[20.0] * 5), runs(*[10.0] * 5), SCALE, call_ms=25.0)
+        self.assertAlmostEqual(s.ratio, 2.0)
+        self.assertTrue(math.isfinite(s.ratio))
+
+    def test_no_call_cost_however_noisy_earns_a_slow_solver_more_than_whole_calls(self):
+        # Taken out of both sides, a cost moves a ratio over 1 away from 1,
+        # never towards it; the floor only moves it back to the calls' own.
+        for reference_ms in (5.0, 7.4, 40.0):
+            for slower in (1.0, 1.1, 1.5, 2.0, 3.0, 5.0):
+                for call in (0.0, 0.5, 2.0, 4.7, 7.0, 7.4, 12.0, 100.0):
+                    with self.subTest(reference_ms=reference_ms, slower=slower, call=call):
+                        student = runs(*[slower * reference_ms] * 5)
+                        whole = score_graph("g", student, runs(*[reference_ms] * 5), SCALE)
+                        less = score_graph("g", student, runs(*[reference_ms] * 5), SCALE, call_ms=call)
+                        self.assertGreaterEqual(less.ratio, whole.ratio - 1e-12)
+                        self.assertLessEqual(less.fraction, whole.fraction + 1e-12)
+
+    def test_only_the_references_calls_are_used_and_only_it_is_asked_for_them(self):
+        student_ms = ROAD_FIXED_MS + 2 * ROAD_SOLVE_MS
+        reference = [road_record(*[ROAD_CALL_MS] * 5, calls=(4.6, 4.7, 4.8, 4.7, 4.7))] * 2
+        for student_calls in ((), (0.001,) * 5, (100.0,) * 5):
+            with self.subTest(student_calls=student_calls):
+                student = [road_record(*[student_ms] * 5, calls=student_calls)] * 2
+                score, _, runner = self.grade(student, reference)
+                self.assertAlmostEqual(score.call_ms, 4.7)
+                self.assertAlmostEqual(score.ratio, (student_ms - 4.7) / (ROAD_CALL_MS - 4.7))
+                self.assertEqual(runner.call_cost, {"reference": "1", "student": "0"})
+
+    def test_without_the_references_calls_the_whole_calls_are_compared(self):
+        score, item, _ = self.grade([road_record(*[10.1] * 5)], [road_record(*[ROAD_CALL_MS] * 5)])
+        self.assertIsNone(score.call_ms)
+        self.assertAlmostEqual(score.ratio, 10.1 / 7.4)
+        self.assertNotIn("each time less", score.reason)
+
+    def test_the_report_shows_the_calls_cost_per_graph(self):
+        import json
+        import tempfile
+        import grading.perf as perf
+        reference = [road_record(*[ROAD_CALL_MS] * 5, calls=(ROAD_FIXED_MS,) * 5)]
+        score, item, _ = self.grade([road_record(*[10.1] * 5)], reference)
+        header, row = item.output.splitlines()[:2]
+        self.assertIn("call ms", header)
+        self.assertIn(f"{ROAD_FIXED_MS:.2f}", row)
+        self.assertIn("each less the call ms", item.output)
+        with tempfile.TemporaryDirectory() as work:
+            path = Path(work) / "perf-lab09_adds.json"
+            perf.write_json("lab09_adds", [score], parse_plan({"points": 15, "graphs": ["g"]}), item.earned, path)
+            graph = json.loads(path.read_text())["graphs"][0]
+        self.assertAlmostEqual(graph["call_ms"], ROAD_FIXED_MS)
+        self.assertAlmostEqual(graph["call_ratio"], 10.1 / 7.4)
+        self.assertAlmostEqual(graph["ratio"], 2.0)
+
+    def test_the_floor_refuses_lookups_that_the_calls_cost_hid(self):
+        # Answers looked up and sent back (a call's cost and a little): 0.65x
+        # in whole calls, under no floor; less the call's cost, 0.04x: refused.
+        reference = runs(*[ROAD_CALL_MS] * 10)
+        lookups = runs(*[ROAD_FIXED_MS + 0.1] * 10)
+        self.assertEqual(score_graph("g", lookups, reference, SCALE).fraction, 1.0)
+        s = score_graph("g", lookups, reference, SCALE, call_ms=ROAD_FIXED_MS)
+        self.assertEqual(s.fraction, 0.0)
+        self.assertTrue(s.reason.startswith("refused: 0.18x"), s.reason)
+        # A solve twice as fast as the reference's is not refused.
+        fast = score_graph("g", runs(*[ROAD_FIXED_MS + ROAD_SOLVE_MS / 2] * 10), reference, SCALE,
+                           call_ms=ROAD_FIXED_MS)
+        self.assertEqual((round(fast.ratio, 6), fast.fraction), (0.5, 1.0))
+
+    def test_a_setup_charge_is_added_to_the_solve_less_the_calls_cost(self):
+        # Same calls as the reference; a setup 2.7 ms over the allowance,
+        # added in full to each solve's 2.7 ms: twice the reference's.
+        allowed = 2 * (2.0 + 1.0 * 2 * ROAD_CALL_MS) + 20.0
+        student = [road_record(*[ROAD_CALL_MS] * 5).replace(f"setup 2.0000/{2 * ROAD_CALL_MS:.4f}",
+                                                            f"setup 2.0000/{allowed - 2.0 + 2.7:.4f}")]
+        reference = [road_record(*[ROAD_CALL_MS] * 5, calls=(ROAD_FIXED_MS,) * 5)]
+        score, _, _ = self.grade(student, reference)
+        self.assertAlmostEqual(score.charged_ms, 2.7, places=3)
+        self.assertAlmostEqual(score.ratio, 2.0, places=4)
+
+    def test_the_floor_knob_is_checked_by_name(self):
+        self.assertEqual(parse_scale({"points": 15, "call_floor": 0.2}).call_floor, 0.2)
+        for bad in (0, -0.1, 1.5):
+            with self.subTest(call_floor=bad), self.assertRaisesRegex(GradingError, "call_floor must be in"):
+                parse_scale({"points": 5, "call_floor": bad})
+
+
 class Records(unittest.TestCase):
     """What the Perf.* tests record (tests/support/perf_test.cpp) and the rubric's plan."""
 
@@ -352,7 +494,10 @@ class Records(unittest.TestCase):
         self.assertEqual(record.solves, [Solve(1.5, True, 0.2), Solve(2.0, False, -1.0)])
         self.assertEqual((record.construct_ms, record.warmup_ms), (12.5, 80.25))
         self.assertEqual(parse_record("file:x.gr.gz | missing: no such file"), ("file:x.gr.gz", "no such file"))
-        for bad in ("g | 1.5/0.2/1", "g | setup 12.5 | 1.5/0.2/1", "g | setup 1/2 | 1.5/0.2"):
+        graph, record = parse_record("g | setup 1/2 | 1.5000/0.2000/1 | call 4.7000 4.8000")
+        self.assertEqual((record.solves, record.calls), ([Solve(1.5, True, 0.2)], [4.7, 4.8]))
+        for bad in ("g | 1.5/0.2/1", "g | setup 12.5 | 1.5/0.2/1", "g | setup 1/2 | 1.5/0.2",
+                    "g | setup 1/2 | 1.5/0.2/1 | calls 4.7", "g | setup 1/2 | 1.5/0.2/1 | call fast"):
             with self.subTest(record=bad), self.assertRaisesRegex(GradingError, "record"):
                 parse_record(bad)
 

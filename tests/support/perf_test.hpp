@@ -11,7 +11,10 @@
 /// its first timed call (construction, the upload, the warm-up solves) is
 /// timed the same way, as its setup: tests/grade.py charges a setup far over
 /// the reference's to the timed solves, so an answer cannot be bought there. Nothing the solver
-/// prints or returns is a time. The worker's CPU time around each call,
+/// prints or returns is a time. Asked to (the reference's runs only), it
+/// also times calls of the worker runtime's null solver the same way: what a
+/// call costs besides the solve, which tests/grade.py takes out of both
+/// sides' times. The worker's CPU time around each call,
 /// read from the kernel's accounts of its processes, tells a GPU solver from
 /// one that solves on the CPU.
 #pragma once
@@ -32,10 +35,14 @@ struct PerfSettings {
   std::vector<std::string> graphs;
   int warmup = 1;   ///< Untimed solves before the timed ones (first-touch costs, clocks).
   int repeats = 2;  ///< Timed solves per graph.
+  /// Also time the null solver's calls after each graph's timed solves
+  /// (set_call_cost_solver): the grader asks it of the reference's runs.
+  bool call_cost = false;
 };
 
 /// The settings from the environment tests/grade.py sets (SSSP_PERF_GRAPHS,
-/// a ';'-separated list, SSSP_PERF_WARMUP, SSSP_PERF_REPEATS); without it a
+/// a ';'-separated list, SSSP_PERF_WARMUP, SSSP_PERF_REPEATS, SSSP_PERF_CALL_COST
+/// 1 or 0); without it a
 /// small smoke run (one 64x64 grid, 1 warm-up, 2 repeats) that checks the
 /// timed path works. Throws sssp::InputError on malformed values.
 [[nodiscard]] PerfSettings perf_settings();
@@ -52,7 +59,10 @@ using PerfSolve = std::function<std::vector<dist_t>(vertex_t source)>;
 /// "wall_ms/cpu_ms/ok" separated by spaces (the setup: the wall time of
 /// `make` and the sum of the warm-up solves'), or "<graph> | missing: <why>"
 /// for a data file that is not there. A wrong answer fails the test with the
-/// teaching message and ends that graph's runs (recorded with ok 0).
+/// teaching message and ends that graph's runs (recorded with ok 0). With
+/// PerfSettings::call_cost and a call-cost solver installed, the record ends
+/// with " | call " and the wall times in ms of `repeats` calls of that solver
+/// on the same graph (after `warmup` untimed ones), timed like the solves.
 void time_solver_on_perf_graphs(const std::string& solver, const std::function<PerfSolve(const NamedGraph&)>& make);
 
 /// The CPU time, in seconds, that the code under test has used so far: by
@@ -71,5 +81,11 @@ void set_solver_cpu_clock(double (*clock)());
 /// once its CUDA context exists: that start-up is the grader's, not the
 /// solver's setup). By default nothing to wait for.
 void set_solver_ready_wait(void (*wait)());
+
+/// Makes time_solver_on_perf_graphs() time `make`'s solver when asked for
+/// the call's cost (PerfSettings::call_cost): a solver with the solve's call
+/// path and no solve (default_worker.cpp installs the worker runtime's null
+/// solver). By default none, and nothing is recorded.
+void set_call_cost_solver(PerfSolve (*make)(const NamedGraph&));
 
 }  // namespace sssp::test

@@ -206,6 +206,19 @@ inline constexpr const char* kWarmGpuFlag = "--warm-gpu";
 /// nothing to do).
 void warm_up_gpu();
 
+/// The runtime's own solver, served in a GPU lab's worker beside the lab's
+/// API (null_solver.cu): constructed with a vertex count n, its run(source)
+/// returns an SsspResult of n distances through sssp::cuda::timed_run, the
+/// path of a lab's solve, without solving. The performance item times it on
+/// the reference's worker only: the cost of a call that is not the solve.
+inline constexpr const char* kNullSolver = "rpc.NullSolver";
+/// Its run(source), called with the handle kNullSolver answered.
+inline constexpr const char* kNullSolverRun = "rpc.NullSolver::run";
+
+/// Registers what the runtime serves besides the lab's API (null_solver.cu,
+/// in a GPU lab's worker; elsewhere nothing).
+void register_runtime(Registry& registry);
+
 // -------------------------------------------------------------------- test --
 
 /// Sends one request to the worker and returns its answer (the results, or

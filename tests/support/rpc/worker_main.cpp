@@ -50,6 +50,9 @@ void* Registry::find(std::uint64_t handle, const char* type) const {
 // A worker of a CPU lab has no GPU to warm up (warm_gpu.cpp overrides this).
 [[gnu::weak]] void sssp::rpc::warm_up_gpu() {}
 
+// A worker of a CPU lab serves no null solver (null_solver.cu overrides this).
+[[gnu::weak]] void sssp::rpc::register_runtime(Registry& /*registry*/) {}
+
 int main(int argc, char** argv) {
   constexpr int kRequestFd = 3;
   constexpr int kAnswerFd = 4;
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
   }
   sssp::rpc::Registry registry;
   sssp::rpc::register_lab(registry);
+  sssp::rpc::register_runtime(registry);
   while (const auto request = sssp::rpc::read_frame(kRequestFd)) {
     sssp::rpc::Writer answer;
     registry.answer(*request, answer);

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""What tests/project/check_perf.py expects of each "caught_by": "perf" mutant
+(without a GPU): the bound of a slow variant, the range of a calibration
+variant, and that every lab's calibration shares follow the item's own scale."""
+import sys
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "project"))
+import lab_data  # noqa: E402  (tests/lab_data.py)
+from check_perf import share_range  # noqa: E402
+from grading.perf import fraction, parse_scale  # noqa: E402
+
+# The calibration variants and the ratio of the solves each is built to read.
+CALIBRATIONS = {"calibration_solves_twice": 2.0, "calibration_solves_one_and_a_half": 1.5}
+
+
+class ShareRange(unittest.TestCase):
+    def test_a_slow_variant_earns_at_most_its_bound(self):
+        self.assertEqual(share_range({"name": "m", "perf_share_at_most": 0.9}), (0.0, 0.9))
+
+    def test_a_calibration_earns_its_expected_share_within_the_tolerance(self):
+        low, high = share_range({"name": "m", "perf_share_expected": 0.58, "perf_share_tolerance": 0.1})
+        self.assertAlmostEqual(low, 0.48)
+        self.assertAlmostEqual(high, 0.68)
+        self.assertEqual(share_range({"name": "m", "perf_share_expected": 0.95, "perf_share_tolerance": 0.1}),
+                         (0.85, 1.0))
+        both = share_range({"name": "m", "perf_share_expected": 0.58, "perf_share_tolerance": 0.1,
+                            "perf_share_at_most": 0.6})
+        self.assertAlmostEqual(both[1], 0.6)
+
+    def test_a_mutant_without_a_usable_bound_is_refused_by_name(self):
+        for mutant in ({"name": "m"}, {"name": "m", "perf_share_expected": 0.5},
+                       {"name": "m", "perf_share_expected": 0.9, "perf_share_tolerance": 0.05,
+                        "perf_share_at_most": 0.5}):
+            with self.subTest(mutant=mutant), self.assertRaisesRegex(ValueError, "mutant m"):
+                share_range(mutant)
+
+    def test_every_perf_mutant_has_a_range_and_calibrations_follow_the_labs_scale(self):
+        rubric = lab_data.load_rubric()
+        for lab in (lab for lab in rubric if "perf" in rubric[lab]):
+            scale = parse_scale(rubric[lab]["perf"])
+            names = set()
+            for mutant in lab_data.lab_mutants(lab):
+                if mutant.get("caught_by") != "perf":
+                    continue
+                with self.subTest(lab=lab, mutant=mutant["name"]):
+                    share_range(mutant)
+                    if mutant["name"] in CALIBRATIONS:
+                        names.add(mutant["name"])
+                        self.assertAlmostEqual(mutant["perf_share_expected"],
+                                               fraction(CALIBRATIONS[mutant["name"]], scale), delta=0.005)
+            self.assertEqual(names, set(CALIBRATIONS), f"{lab}: every GPU lab has both calibrations")
+
+
+if __name__ == "__main__":
+    unittest.main()

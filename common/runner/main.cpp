@@ -10,39 +10,35 @@
 //
 // Exit status: 0 when every run was verified correct, 1 when an answer was
 // wrong, an algorithm failed or none ran, 2 on bad arguments or input.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <iostream>
 #include <limits>
-#include <map>
 #include <new>
 #include <optional>
-#include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "measure.hpp"
 #include "registry.hpp"
-#include "sssp/bench_args.hpp"
+#include "report.hpp"
+#include "sources.hpp"
 #include "sssp/cli.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/io.hpp"
-#include "sssp/verify.hpp"
+#include "sssp/output_file.hpp"
 
 namespace {
 
+using sssp::OutputFile;
 using sssp::runner::Algorithm;
+using sssp::runner::Measurement;
 using sssp::runner::RunOutput;
 using sssp::runner::Tuning;
 
@@ -212,238 +208,6 @@ std::string tuning_flags(const Algorithm& a) {
   return flags;
 }
 
-// `count` distinct vertices with out-arcs (like Graph500 and gapbs: runs from
-// the others are trivial). Draws uniformly from all vertices and keeps those
-// with out-arcs, the sources of earlier releases and of the handouts' runs;
-// when such vertices are rare that could take very long, so after 64 draws per
-// source the rest are drawn from the list of candidates instead.
-std::vector<sssp::vertex_t> draw_sources(const sssp::CsrGraph& g, std::uint64_t count, std::uint64_t seed) {
-  std::vector<sssp::vertex_t> candidates;
-  for (sssp::vertex_t v = 0; v < g.num_vertices(); ++v) {
-    if (g.out_degree(v) > 0) candidates.push_back(v);
-  }
-  if (candidates.size() < count) {
-    throw sssp::InputError("--random-sources " + std::to_string(count) + " needs as many vertices with out-arcs, but " +
-                           g.name + " has " +
-                           (candidates.empty() ? "none" : "only " + std::to_string(candidates.size())));
-  }
-  std::vector<sssp::vertex_t> sources;
-  std::vector<bool> taken(g.num_vertices());
-  std::uint64_t state = seed;
-  for (std::uint64_t draws = 0; sources.size() < count && draws < 64 * count; ++draws) {
-    state = sssp::splitmix64(state);
-    const auto v = static_cast<sssp::vertex_t>(state % g.num_vertices());
-    if (g.out_degree(v) > 0 && !taken[v]) {
-      taken[v] = true;
-      sources.push_back(v);
-    }
-  }
-  std::erase_if(candidates, [&](sssp::vertex_t v) { return taken[v]; });
-  for (std::size_t i = 0; sources.size() < count; ++i) {  // a partial Fisher-Yates shuffle
-    state = sssp::splitmix64(state);
-    std::swap(candidates[i], candidates[i + state % (candidates.size() - i)]);
-    sources.push_back(candidates[i]);
-  }
-  return sources;
-}
-
-std::vector<sssp::vertex_t> choose_sources(const Options& o, const sssp::CsrGraph& g) {
-  std::vector<sssp::vertex_t> sources;
-  for (const std::uint64_t s : o.sources) {
-    sssp::require_valid_source(g, s);
-    sources.push_back(static_cast<sssp::vertex_t>(s));
-  }
-  if (o.random_sources > 0) {
-    const auto drawn = draw_sources(g, o.random_sources, o.seed);
-    sources.insert(sources.end(), drawn.begin(), drawn.end());
-  }
-  if (sources.empty()) {
-    sssp::require_valid_source(g, 0);
-    sources.push_back(0);
-  }
-  return sources;
-}
-
-struct Measurement {
-  const Algorithm* algorithm = nullptr;
-  sssp::vertex_t source = 0;
-  std::vector<double> times_ms;
-  std::vector<sssp::Counters> counters_per_run;  // one per timed run: runs of an asynchronous solver differ
-  double median_ms = 0;
-  double mteps = 0;
-  std::uint64_t edges_traversed = 0;
-  sssp::Counters counters;
-  std::size_t peak_device_bytes = 0;
-  bool verified = false;
-  bool checked = false;
-  std::string verdict;
-  std::string error;    // the run failed
-  std::string skipped;  // why the algorithm did not run (no GPU, a graph it does not take)
-};
-
-// Arcs leaving reached vertices: the edges the run had to look at.
-template <typename Value>
-std::uint64_t reached_arcs(const sssp::CsrGraph& g, const std::vector<Value>& value, Value unreached) {
-  std::uint64_t arcs = 0;
-  for (sssp::vertex_t v = 0; v < g.num_vertices() && v < value.size(); ++v) {
-    if (value[v] != unreached) arcs += g.out_degree(v);
-  }
-  return arcs;
-}
-
-// Times `run` from `source`; `answer`, if not null, receives the output of
-// the last repetition.
-Measurement measure(const Algorithm& a, const sssp::runner::PreparedRun& run, const sssp::CsrGraph& g,
-                    sssp::vertex_t source, const Options& o, RunOutput* answer) {
-  Measurement m;
-  m.algorithm = &a;
-  m.source = source;
-  sssp::cuda::reset_peak_memory();
-  RunOutput out;
-  for (unsigned i = 0; i < o.warmup + o.reps; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    out = run(source);
-    const auto stop = std::chrono::steady_clock::now();
-    const double host_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-    const double ms = out.device_ms >= 0 ? out.device_ms : host_ms;
-    if (i >= o.warmup) {
-      m.times_ms.push_back(ms);
-      m.counters_per_run.push_back(out.counters);
-    }
-    if (o.progress) {
-      std::fprintf(stderr, "  %s source %u: %s %u/%u: %.3f ms\n", a.name.c_str(), source,
-                   i < o.warmup ? "warm-up" : "rep", i < o.warmup ? i + 1 : i - o.warmup + 1,
-                   i < o.warmup ? o.warmup : o.reps, ms);
-    }
-  }
-  m.counters = out.counters;
-  m.median_ms = sssp::bench::median(m.times_ms);
-  m.peak_device_bytes = sssp::cuda::memory_stats().peak_bytes;
-  m.edges_traversed =
-      a.bfs ? reached_arcs(g, out.levels, sssp::kUnreached) : reached_arcs(g, out.dist, sssp::kInfinity);
-  m.mteps = m.median_ms > 0 ? static_cast<double>(m.edges_traversed) / (m.median_ms * 1e3) : 0.0;
-  if (o.verify) {
-    const sssp::Verdict v = a.bfs ? sssp::verify_bfs(g, source, out.levels) : sssp::verify_sssp(g, source, out.dist);
-    m.checked = true;
-    m.verified = v.ok;
-    m.verdict = v.ok ? "correct" : v.message;
-  }
-  if (answer != nullptr) *answer = std::move(out);
-  return m;
-}
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-// `text` as one CSV field (RFC 4180): in double quotes, its own doubled,
-// when it holds a comma, a quote or a line break; as it is otherwise.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + '"';
-}
-
-void print_counters_json(std::ostream& out, const sssp::Counters& c) {
-  out << "{\"iterations\": " << c.iterations << ", \"vertices_processed\": " << c.vertices_processed
-      << ", \"edges_relaxed\": " << c.edges_relaxed << ", \"distance_updates\": " << c.distance_updates
-      << ", \"kernel_launches\": " << c.kernel_launches << ", \"host_syncs\": " << c.host_syncs << "}";
-}
-
-void report(const Options& o, const sssp::CsrGraph& g, const std::string& weights_warning, double load_s,
-            double round_trip_us, const std::vector<Measurement>& ms) {
-  const auto& device = sssp::cuda::query_device();
-  if (o.output == "json") {
-    std::cout << "{\n  \"graph\": {\"name\": \"" << json_escape(g.name) << "\", \"vertices\": " << g.num_vertices()
-              << ", \"arcs\": " << g.num_edges() << ", \"load_seconds\": " << load_s;
-    if (!weights_warning.empty()) std::cout << ", \"weights_ignored\": \"" << json_escape(weights_warning) << '"';
-    std::cout << "},\n"
-              << "  \"device\": {\"available\": " << (device.available ? "true" : "false") << ", \"summary\": \""
-              << json_escape(device.summary()) << "\", \"round_trip_us\": " << round_trip_us << "},\n  \"runs\": [";
-    for (std::size_t i = 0; i < ms.size(); ++i) {
-      const Measurement& m = ms[i];
-      std::cout << (i ? "," : "") << "\n    {\"algorithm\": \"" << m.algorithm->name << "\", \"source\": " << m.source;
-      if (!m.skipped.empty() || !m.error.empty()) {
-        std::cout << (m.skipped.empty() ? ", \"error\": \"" : ", \"skipped\": \"")
-                  << json_escape(m.skipped.empty() ? m.error : m.skipped) << "\"}";
-        continue;
-      }
-      std::cout << ", \"times_ms\": [";
-      for (std::size_t t = 0; t < m.times_ms.size(); ++t) std::cout << (t ? ", " : "") << m.times_ms[t];
-      std::cout << "], \"median_ms\": " << m.median_ms << ", \"mteps\": " << m.mteps
-                << ", \"edges_traversed\": " << m.edges_traversed << ", \"counters\": ";
-      print_counters_json(std::cout, m.counters);
-      std::cout << ", \"counters_per_run\": [";
-      for (std::size_t t = 0; t < m.counters_per_run.size(); ++t) {
-        std::cout << (t ? ", " : "");
-        print_counters_json(std::cout, m.counters_per_run[t]);
-      }
-      std::cout << "], \"peak_device_bytes\": " << m.peak_device_bytes
-                << ", \"verified\": " << (m.checked ? (m.verified ? "true" : "false") : "null") << ", \"verdict\": \""
-                << json_escape(m.verdict) << "\"}";
-    }
-    std::cout << "\n  ]\n}\n";
-    return;
-  }
-  if (o.output == "csv") {
-    std::cout << "algorithm,source,median_ms,mteps,iterations,vertices_processed,edges_relaxed,"
-                 "distance_updates,kernel_launches,host_syncs,peak_device_bytes,verified,error,skipped,graph\n";
-    for (const Measurement& m : ms) {
-      const auto& c = m.counters;
-      std::cout << csv_field(m.algorithm->name) << ',' << m.source << ',' << m.median_ms << ',' << m.mteps << ','
-                << c.iterations << ',' << c.vertices_processed << ',' << c.edges_relaxed << ',' << c.distance_updates
-                << ',' << c.kernel_launches << ',' << c.host_syncs << ',' << m.peak_device_bytes << ','
-                << (m.checked ? (m.verified ? "yes" : "NO") : "skipped") << ',' << csv_field(m.error) << ','
-                << csv_field(m.skipped) << ',' << csv_field(g.name) << '\n';
-    }
-    return;
-  }
-  std::printf("graph:  %s (loaded in %.2f s)\ndevice: %s\n", sssp::describe(g).c_str(), load_s,
-              device.summary().c_str());
-  if (round_trip_us >= 0) {
-    std::printf("        host round trip (empty launch + 4-byte copy + sync): %.1f us\n", round_trip_us);
-  }
-  std::printf("\n");
-  std::printf("%-26s %8s %11s %9s %10s %10s %11s %8s %6s %9s  %s\n", "algorithm", "source", "median ms", "MTEPS",
-              "iterations", "vertices", "edges", "launches", "syncs", "peak MiB", "verified");
-  for (const Measurement& m : ms) {
-    if (!m.skipped.empty()) {
-      std::printf("%-26s %8s  skipped: %s\n", m.algorithm->name.c_str(), "-", m.skipped.c_str());
-      continue;
-    }
-    if (!m.error.empty()) {
-      std::printf("%-26s %8u  FAILED: %s\n", m.algorithm->name.c_str(), m.source, m.error.c_str());
-      continue;
-    }
-    const auto& c = m.counters;
-    std::printf("%-26s %8u %11.3f %9.1f %10llu %10llu %11llu %8llu %6llu %9.1f  %s\n", m.algorithm->name.c_str(),
-                m.source, m.median_ms, m.mteps, static_cast<unsigned long long>(c.iterations),
-                static_cast<unsigned long long>(c.vertices_processed), static_cast<unsigned long long>(c.edges_relaxed),
-                static_cast<unsigned long long>(c.kernel_launches), static_cast<unsigned long long>(c.host_syncs),
-                static_cast<double>(m.peak_device_bytes) / 1048576.0,
-                m.checked ? (m.verified ? "yes" : ("NO: " + m.verdict).c_str()) : "not checked");
-  }
-  std::printf("\nmedian of %u repetitions after %u warm-up; MTEPS counts the arcs leaving reached vertices\n", o.reps,
-              o.warmup);
-}
-
 // A weighted input keeps its own weights whatever --weights says: returns a
 // warning when it was given for one. Read again with every weight set to c, a
 // value the graph's first arc does not have, the file comes out unchanged
@@ -462,24 +226,6 @@ std::string ignored_weights(const Options& o, const sssp::CsrGraph& graph) {
   return "--weights " + o.weights + " ignored: " + o.graph_file + " has weights of its own, which the runs use";
 }
 
-// One line per vertex, 0 first: its value, or INF where it is `unreached`.
-template <typename Value>
-void write_values(std::ostream& out, const std::vector<Value>& values, Value unreached) {
-  for (const Value v : values) {
-    if (v == unreached) {
-      out << "INF\n";
-    } else {
-      out << v << '\n';
-    }
-  }
-}
-
-// A file the runner writes once the runs succeeded.
-struct OutputFile {
-  std::string option;  // --write-graph or --write-distances
-  std::string path;
-};
-
 std::vector<OutputFile> output_files(const Options& o) {
   std::vector<OutputFile> outputs;
   if (!o.write_graph.empty()) outputs.push_back({"--write-graph", o.write_graph});
@@ -487,109 +233,20 @@ std::vector<OutputFile> output_files(const Options& o) {
   return outputs;
 }
 
-// stat() of `path`, through symlinks; nothing when there is no such file.
-std::optional<struct stat> status_of(const std::string& path) {
-  struct stat status {};
-  if (stat(path.c_str(), &status) != 0) return std::nullopt;
-  return status;
-}
-
-bool same_inode(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
-
-// True when writing `output` would destroy the file at `other`: one regular
-// file (through symlinks and hard links), or one path that does not exist yet.
-// Devices and pipes hold no data to destroy, and /dev/stdin and /dev/stdout
-// are often one terminal: those are never refused.
-bool is_same_file(const std::string& output, const std::string& other) {
-  const auto output_status = status_of(output);
-  const auto other_status = status_of(other);
-  if (output_status && other_status) {
-    return S_ISREG(output_status->st_mode) && same_inode(*output_status, *other_status);
-  }
-  if (output_status || other_status) return false;
-  // The path with its existing part resolved; empty when that fails.
-  const auto resolved = [](const std::string& path) {
-    std::error_code error;
-    const auto result = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
-    return error ? std::filesystem::path() : result;
-  };
-  const auto output_path = resolved(output);
-  return !output_path.empty() && output_path == resolved(other);
-}
-
-// Fails when `out` cannot be written the way write_output() writes it: now,
-// not after minutes of runs.
-void require_writable(const OutputFile& out) {
-  struct stat link {};
-  if (lstat(out.path.c_str(), &link) == 0 && !S_ISREG(link.st_mode)) {
-    if (S_ISDIR(link.st_mode)) {
-      throw sssp::InputError(out.option + ": " + out.path + " is a directory: give the path of a file");
-    }
-    if (access(out.path.c_str(), W_OK) != 0) {
-      throw sssp::InputError(out.option + ": cannot write " + out.path + ": " + std::strerror(errno));
-    }
-    return;
-  }
-  const std::filesystem::path parent = std::filesystem::path(out.path).parent_path();
-  const std::string directory = parent.empty() ? "." : parent.string();
-  if (access(directory.c_str(), W_OK) != 0) {
-    throw sssp::InputError(out.option + ": cannot write " + out.path + ": no file can be created in " + directory +
-                           " (" + std::strerror(errno) + "); choose a writable directory");
-  }
-}
-
 // Refuses, before the graph is loaded, an output that is the input graph or
 // the other output, or that cannot be written. --weights is a policy, not a
 // file: --graph is the only input.
 void check_outputs(const Options& o, const std::vector<OutputFile>& outputs) {
   for (const OutputFile& out : outputs) {
-    if (!o.graph_file.empty() && is_same_file(out.path, o.graph_file)) {
+    if (!o.graph_file.empty() && sssp::is_same_file(out.path, o.graph_file)) {
       throw sssp::InputError(out.option + " " + out.path + " is the same file as --graph " + o.graph_file +
                              ": writing it would destroy the input; write to another path");
     }
-    require_writable(out);
+    sssp::require_writable(out);
   }
-  if (outputs.size() == 2 && is_same_file(outputs[0].path, outputs[1].path)) {
+  if (outputs.size() == 2 && sssp::is_same_file(outputs[0].path, outputs[1].path)) {
     throw sssp::InputError(outputs[0].option + " " + outputs[0].path + " and " + outputs[1].option + " " +
                            outputs[1].path + " are the same file: give each output a path of its own");
-  }
-}
-
-// Writes `out` through `write`. A regular file or a new path gets a temporary
-// file beside it, renamed over it once complete, so that a failed write
-// leaves the old file whole. Anything else is written in place, never
-// replaced: a device or a pipe (renaming over /dev/stdout as root would make
-// it a regular file) or a symlink's target (the link stays). The runner's own
-// standard output goes through std::cout, after the report instead of over it.
-void write_output(const OutputFile& out, const std::function<void(std::ostream&)>& write) {
-  const auto target = status_of(out.path);
-  struct stat standard_output {};
-  if (target && fstat(STDOUT_FILENO, &standard_output) == 0 && same_inode(*target, standard_output)) {
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw sssp::InputError(out.option + ": writing " + out.path + " (standard output) failed");
-    return;
-  }
-  struct stat link {};
-  if (lstat(out.path.c_str(), &link) == 0 && !S_ISREG(link.st_mode)) {
-    std::ofstream file(out.path, std::ios::binary);
-    if (file) write(file);
-    file.close();
-    if (!file) throw sssp::InputError(out.option + ": writing " + out.path + " failed (disk full?)");
-    return;
-  }
-  std::random_device entropy;  // a name of its own: two runs may write one path at once
-  const std::string temporary = out.path + ".tmp" + std::to_string(entropy());
-  std::ofstream file(temporary, std::ios::binary);
-  if (file) write(file);
-  file.close();
-  std::error_code error;
-  if (file) std::filesystem::rename(temporary, out.path, error);
-  if (!file || error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw sssp::InputError(out.option + ": writing " + out.path + " failed (" +
-                           (error ? error.message() : "disk full?") + "); " + out.path + " is unchanged");
   }
 }
 
@@ -642,9 +299,10 @@ int run(int argc, char** argv) {
     graph = sssp::to_csr(sssp::generate(spec, o.read.weights, o.seed));
   }
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
-  const auto sources = choose_sources(o, graph);
+  const auto sources = sssp::runner::choose_sources(graph, o.sources, o.random_sources, o.seed);
   if (o.algos.empty()) leave_out_dense(algorithms, graph);
 
+  const sssp::runner::Repetitions repetitions{o.warmup, o.reps, o.progress, o.verify};
   std::vector<Measurement> results;
   bool all_good = true;
   // The answer --write-distances writes: the first run's, results[*answered].
@@ -666,7 +324,7 @@ int run(int argc, char** argv) {
       for (const sssp::vertex_t s : sources) {
         m.source = s;
         const bool keep = !o.write_distances.empty() && !answered;
-        results.push_back(measure(*a, prepared, graph, s, o, keep ? &answer : nullptr));
+        results.push_back(sssp::runner::measure(*a, prepared, graph, s, repetitions, keep ? &answer : nullptr));
         if (keep) answered = results.size() - 1;
         all_good = all_good && (!results.back().checked || results.back().verified);
       }
@@ -694,7 +352,7 @@ int run(int argc, char** argv) {
   const bool any_gpu = std::any_of(algorithms.begin(), algorithms.end(), [](const Algorithm* a) { return a->gpu; });
   const double round_trip_us =
       any_gpu && sssp::cuda::query_device().available ? sssp::cuda::measure_round_trip_us() : -1.0;
-  report(o, graph, weights_warning, load_s, round_trip_us, results);
+  sssp::runner::report({o.output, o.warmup, o.reps, weights_warning, load_s, round_trip_us}, graph, results);
   const bool any_ran = std::any_of(results.begin(), results.end(),
                                    [](const Measurement& m) { return m.skipped.empty() && m.error.empty(); });
   if (!any_ran && all_good) {
@@ -710,17 +368,12 @@ int run(int argc, char** argv) {
     return 1;
   }
   if (!o.write_graph.empty()) {
-    write_output(outputs.front(), [&](std::ostream& out) { sssp::write_dimacs(graph, out); });
+    sssp::write_output(outputs.front(), [&](std::ostream& out) { sssp::write_dimacs(graph, out); });
   }
   if (!o.write_distances.empty()) {
     const Measurement& first = results[answered.value()];
-    write_output(outputs.back(), [&](std::ostream& out) {
-      if (first.algorithm->bfs) {
-        write_values(out, answer.levels, sssp::kUnreached);
-      } else {
-        write_values(out, answer.dist, sssp::kInfinity);
-      }
-    });
+    sssp::write_output(outputs.back(),
+                       [&](std::ostream& out) { sssp::runner::write_answer(out, answer, first.algorithm->bfs); });
     if (o.output == "text") {
       std::printf("%s of %s from source %u written to %s\n", first.algorithm->bfs ? "levels" : "distances",
                   first.algorithm->name.c_str(), first.source, o.write_distances.c_str());

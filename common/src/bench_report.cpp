@@ -7,30 +7,9 @@
 #include <stdexcept>
 
 #include "sssp/errors.hpp"
+#include "sssp/json.hpp"
 
 namespace sssp::bench {
-
-namespace {
-
-// `text` as a JSON string.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 Cell::Cell(double value, int decimals) : number_(std::isfinite(value)) {
   char text[64];
@@ -67,21 +46,21 @@ void Report::row(std::vector<Cell> cells) {
 
 void Report::write() const {
   if (json_file_.empty()) return;
-  std::string json = "{\"program\": " + quoted(program_) + ", \"facts\": {";
+  std::string json = "{\"program\": " + json_string(program_) + ", \"facts\": {";
   for (std::size_t i = 0; i < facts_.size(); ++i) {
-    json += (i == 0 ? "" : ", ") + quoted(facts_[i].first) + ": " + quoted(facts_[i].second);
+    json += (i == 0 ? "" : ", ") + json_string(facts_[i].first) + ": " + json_string(facts_[i].second);
   }
   json += "}, \"tables\": [";
   for (std::size_t t = 0; t < tables_.size(); ++t) {
     const Table& table = tables_[t];
-    json += std::string(t == 0 ? "" : ", ") + "{\"title\": " + quoted(table.title) + ", \"columns\": [";
-    for (std::size_t c = 0; c < table.columns.size(); ++c) json += (c == 0 ? "" : ", ") + quoted(table.columns[c]);
+    json += std::string(t == 0 ? "" : ", ") + "{\"title\": " + json_string(table.title) + ", \"columns\": [";
+    for (std::size_t c = 0; c < table.columns.size(); ++c) json += (c == 0 ? "" : ", ") + json_string(table.columns[c]);
     json += "], \"rows\": [";
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
       json += r == 0 ? "[" : ", [";
       for (std::size_t c = 0; c < table.rows[r].size(); ++c) {
         const Cell& cell = table.rows[r][c];
-        json += (c == 0 ? "" : ", ") + (cell.is_number() ? cell.text() : quoted(cell.text()));
+        json += (c == 0 ? "" : ", ") + (cell.is_number() ? cell.text() : json_string(cell.text()));
       }
       json += "]";
     }

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io_file.hpp"
 #include "io_hash.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/io.hpp"
+#include "sssp/output_file.hpp"
 
 namespace sssp {
 
@@ -63,7 +63,7 @@ void read_array(std::istream& in, WordHash& sum, std::vector<T>& values, std::si
 
 void save_binary(const CsrGraph& graph, const std::string& path) {
   graph.validate();
-  io_detail::write_atomically(path, [&](std::ostream& out) {
+  write_atomically(path, [&](std::ostream& out) {
     std::array<char, kHeaderBytes> header{};
     std::memcpy(header.data(), kMagic.data(), kMagic.size());
     put<std::uint32_t>(header, 8, kBinaryVersion);

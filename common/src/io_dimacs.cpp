@@ -5,9 +5,9 @@
 #include <charconv>
 
 #include "io_fields.hpp"
-#include "io_file.hpp"
 #include "io_formats.hpp"
 #include "sssp/errors.hpp"
+#include "sssp/output_file.hpp"
 
 namespace sssp {
 
@@ -91,7 +91,7 @@ void append_number(std::string& out, std::uint64_t value) {
 }  // namespace
 
 void write_dimacs(const CsrGraph& graph, const std::string& path) {
-  io_detail::write_atomically(path, [&](std::ostream& out) { write_dimacs(graph, out); });
+  write_atomically(path, [&](std::ostream& out) { write_dimacs(graph, out); });
 }
 
 void write_dimacs(const CsrGraph& graph, std::ostream& out) {

@@ -7,17 +7,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "sssp/errors.hpp"
 
 namespace sssp::io_detail {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr std::size_t kInputBytes = std::size_t{256} << 10;  // fewer system calls than 8 KiB
 constexpr unsigned char kGzipMagic[2] = {0x1f, 0x8b};
@@ -144,31 +139,6 @@ std::uint64_t hash_file(const std::string& path) {
     throw InputError(path + ": " + e.what());
   }
   return file.content_hash();
-}
-
-// The random suffix keeps concurrent writers of one path (parallel test
-// processes sharing a cache) from mixing bytes.
-void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  std::random_device entropy;
-  const std::string tmp = path + ".tmp" + std::to_string(entropy());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("cannot create " + tmp + ": " + std::strerror(errno));
-    write(out);
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      throw InputError("cannot write " + tmp + " (disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw InputError("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  }
 }
 
 }  // namespace sssp::io_detail

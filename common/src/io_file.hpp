@@ -1,13 +1,12 @@
 // Private to the readers: reading files (plain or gzip, regular files or
-// pipes), hashing their bytes for the cache, and writing files atomically.
+// pipes) and hashing their bytes for the cache. Writing files atomically is
+// sssp/output_file.hpp's.
 #pragma once
 
 #include <zlib.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -72,10 +71,5 @@ class FileSource final : public ByteSource {
 
 // WordHash of a whole file's stored bytes.
 [[nodiscard]] std::uint64_t hash_file(const std::string& path);
-
-// Writes through `write` into a temporary beside `path`, then renames it over
-// `path`: readers (and a later run after a crash) see the old file or the
-// complete new one, never a prefix. Throws InputError when it cannot.
-void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace sssp::io_detail

@@ -2,7 +2,7 @@
 // task 6's report_chunk_complete or task 7's retire_empty_head_buckets, the
 // functions of chunk_tasks.cuh that the solver runs, once, on state set by
 // hand, with no graph, no queue traffic and no other task, and return what
-// they wrote for the graded tests to check (lab09.hpp, checkpoint_chunk_end
+// they wrote for the graded tests to check (lab09_testing.hpp, checkpoint_chunk_end
 // and checkpoint_retire_head). adapt_delta, which task 7 calls and which in
 // the solver asks task 5's next_delta, is a stand-in here: it records each
 // call and returns the delta the test scripted, so that task 7 is graded
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "chunk_tasks.cuh"
-#include "lab09.hpp"
+#include "lab09_testing.hpp"
 #include "queue.cuh"
 #include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"
@@ -26,7 +26,7 @@ namespace {
 using sssp::cuda::DeviceBuffer;
 
 static_assert(kIdle == kIdleWord && kUnwritten == kUnwrittenSlot && kLocal == kLocalSlots,
-              "lab09.hpp's names for the kernel's constants");
+              "lab09_testing.hpp's names for the kernel's constants");
 
 constexpr unsigned kMaxWorkerIds = 1024;  // the manager's idle bitmap: 32 words of 32 bits
 constexpr unsigned kMaxPages = 64;

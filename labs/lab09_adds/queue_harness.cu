@@ -1,7 +1,7 @@
 // Lab 09's queue harness (given code, not a task): drives publish (task 2)
 // and readable_end (task 3), the functions of queue.cuh that the solver
 // runs, with no graph, no manager and no task 4, and returns what it saw as
-// data for the graded tests to check (lab09.hpp, run_queue_harness).
+// data for the graded tests to check (lab09_testing.hpp, run_queue_harness).
 //
 // Its queue: each bucket is mapped, before the launch, to a few pages of
 // the pool in reverse order (so that page_of matters), up to `capacity`
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "lab09.hpp"
+#include "lab09_testing.hpp"
 #include "queue.cuh"
 #include "sssp/cuda/check.cuh"
 #include "sssp/cuda/device.hpp"

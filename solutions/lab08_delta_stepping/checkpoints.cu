@@ -6,14 +6,14 @@
 // thread per near item, its arcs in order, like lanes_per_item = 1), the far
 // minimum of task 5, the launch around task 6. So a task earns its
 // Checkpoint tests even while the other tasks of its solver are unfinished.
-// Contracts: lab08.hpp.
+// Contracts: lab08_testing.hpp.
 #include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "lab08.hpp"
+#include "lab08_testing.hpp"
 #include "sssp/cuda/device_buffer.cuh"
 #include "sssp/cuda/device_graph.cuh"
 #include "sssp/cuda/launch.cuh"

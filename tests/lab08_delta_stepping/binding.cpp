@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lab08.hpp"
+#include "lab08_testing.hpp"
 #include "rpc/api.hpp"
 
 namespace lab08 {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lab08.hpp"
+#include "lab08_testing.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/weights.hpp"

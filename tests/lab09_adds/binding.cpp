@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lab09.hpp"
+#include "lab09_testing.hpp"
 #include "rpc/api.hpp"
 
 namespace lab09 {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lab09.hpp"
+#include "lab09_testing.hpp"
 #include "sssp/errors.hpp"
 #include "sssp/generators.hpp"
 #include "sssp/weights.hpp"

@@ -40,8 +40,8 @@ def cells(lab: str, results: list, baseline: str | None = None) -> list[list[str
     for r in results:
         if r["lab"] != lab:
             continue
-        baseline = next((run["median_ms"] for run in r["runs"]
-                         if baseline and run["algorithm"] == baseline and "median_ms" in run), None)
+        reference = next((run["median_ms"] for run in r["runs"]
+                          if baseline_name and run["algorithm"] == baseline_name and "median_ms" in run), None)
         # The arcs leaving reached vertices, the same for every verified run from this source.
         traversed = next((run["edges_traversed"] for run in r["runs"] if "edges_traversed" in run), 0)
         size = [f"{r['graph']['vertices']:,}", f"{r['graph']['arcs']:,}"] if "graph" in r else ["", ""]
@@ -54,7 +54,7 @@ def cells(lab: str, results: list, baseline: str | None = None) -> list[list[str
             if (baseline_lab and lab != baseline_lab and run["algorithm"].startswith(baseline_lab + "/")
                     and run["algorithm"] != baseline_name):
                 continue  # the baseline's lab shows it
-            speedup = f"{baseline / run['median_ms']:.2f}x" if baseline and run["median_ms"] > 0 else ""
+            speedup = f"{reference / run['median_ms']:.2f}x" if reference and run["median_ms"] > 0 else ""
             algorithm = f"{name}, -d {run['delta']}" if run.get("peer") else name
             verified = "yes" if run["verified"] else "NO"
             if run.get("peer"):

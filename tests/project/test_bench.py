@@ -135,6 +135,11 @@ class LabTables(unittest.TestCase):
         self.assertEqual(tables.algorithm_name("gapbs x16"), "gapbs delta-stepping 16 threads (all cores)")
         self.assertEqual(tables.algorithm_name("gapbs x1"), "gapbs delta-stepping 1 thread")
 
+    def test_every_graph_has_its_speedups(self):
+        second = {**STORED["results"][0], "label": "USA-road-BAY"}
+        rows = tables.cells("lab09", [STORED["results"][0], second], "lab01/dijkstra")
+        self.assertEqual([row[10] for row in rows if row[3] == "lab09/adds"], ["20.00x", "20.00x"])
+
     def test_a_table_reads_back_as_it_was_made(self):
         rows = tables.cells("lab09", STORED["results"], "lab01/dijkstra")
         self.assertEqual(tables.parse(tables.render(rows, "lab01/dijkstra")), rows)

@@ -84,7 +84,9 @@ def render(rows: list[list[str]], baseline: str | None = None) -> str:
               *(markdown_row([row[0], *row[3:]]) for row in rows), ""]
     notes = []
     if baseline:
-        notes.append(f"speedup: the median time of {baseline} on the same graph over the row's.")
+        kept = any(row[3] == baseline for row in rows)
+        notes.append(f"speedup: the median time of {baseline} on the same graph over the row's"
+                     + ("." if kept else f" ({baseline}'s own rows were not kept from this run)."))
     threads = sorted({int(m.group(1)) for row in rows if (m := re.match(r"gapbs x(\d+)", row[3]))})
     if threads:
         many = [t for t in threads if t > 1]

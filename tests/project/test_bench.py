@@ -172,6 +172,7 @@ class LabTables(unittest.TestCase):
             self.assertEqual(main.rewrite_pages([LABS["lab09"]], Path(tmp)), 0)
             text = page.read_text()
             self.assertNotIn("lab01/dijkstra |", text)  # that run's baseline row was not kept: not in its plot
+            self.assertIn("(lab01/dijkstra's own rows were not kept from this run)", text)
             self.assertIn("| USA-road-NY | gapbs x16, -d 4000 | 4.00 | 182.5 |", text)
             self.assertIn("Date: a day later.", text)
             if HAVE_MATPLOTLIB:

@@ -94,7 +94,7 @@ def render(rows: list[list[str]], baseline: str | None = None) -> str:
                      "the CPU, the course's CPU peer, on one thread" + (f" and on all {many[-1]} of the "
                      "machine's threads" if many else "") + ", with bucket width -d; from the same source on the "
                      "same weights, verified by gapbs's own checker.")
-    return "\n".join(lines + notes).strip("\n") + "\n"
+    return ("\n".join(lines) + "\n" + "\n\n".join(notes)).strip("\n") + "\n"  # a paragraph each
 
 
 def table(lab: str, results: list, baseline: str | None = None) -> str:

@@ -9,13 +9,15 @@ def pyplot():
     """matplotlib's pyplot on its file-only backend (imported when a plot is drawn: it is optional)."""
     import matplotlib
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "benchkit"  # the same SVG from the same data (no random ids)
     import matplotlib.pyplot as plt
     return plt
 
 
 def save(fig, path: Path) -> None:
     """Writes fig to path (the format from its suffix) and frees it."""
-    fig.savefig(path, bbox_inches="tight")
+    # No date in an SVG: drawn again from the same data, it is the same file.
+    fig.savefig(path, bbox_inches="tight", **({"metadata": {"Date": None}} if Path(path).suffix == ".svg" else {}))
     pyplot().close(fig)
 
 

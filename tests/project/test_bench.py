@@ -162,9 +162,13 @@ class LabTables(unittest.TestCase):
             self.assertIn("| USA-road-NY | lab01/dijkstra | 40.00 |", text)
             self.assertIn("--out docs/results", text)
             self.assertNotIn("/root", text)
-            self.assertEqual((Path(tmp) / "lab09.svg").exists(), HAVE_MATPLOTLIB)
+            svg = Path(tmp) / "lab09.svg"
+            self.assertEqual(svg.exists(), HAVE_MATPLOTLIB)
+            drawn = svg.read_text() if HAVE_MATPLOTLIB else None
             self.assertEqual(main.rewrite_pages([LABS["lab09"]], Path(tmp)), 0)
             self.assertEqual(page.read_text(), text, "rewriting a rewritten page changes nothing")
+            if HAVE_MATPLOTLIB:
+                self.assertEqual(svg.read_text(), drawn, "nor its plot")
 
     def test_pages_only_keeps_a_pages_own_run_when_bench_json_holds_another(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -3,6 +3,7 @@
 Markdown table per lab, the tables the handouts quote.
 
     python3 .ci/bench.py --bin build/bin [--lab lab01] [--quick] [--out DIR] [--gapbs DIR] [--no-programs]
+    python3 .ci/bench.py --pages-only --out docs/results [--lab lab01]   (re-render, time nothing)
 
 Real graphs come from SSSP_DATA_DIR (skipped, with a note, when absent);
 unweighted ones get weights uniform 1..1000 by seed 1, as in the handouts.

@@ -3,6 +3,7 @@ and the labs' own programs, into tables, JSON and plots."""
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -66,9 +67,11 @@ def time_rows(labs: list, args, data_dir: str, workdir: Path) -> tuple[list, lis
 
 
 def rewrite_pages(labs: list, out: Path) -> int:
-    """--pages-only: each page in the current format around its own table or sections (a page's
-    table stays the one its run wrote: bench.json keeps the latest run of each lab, which need not
-    be the one a page shows)."""
+    """--pages-only: each page in the current format, nothing timed. A lab's table and plot come
+    from bench.json when it holds the page's run (the same machine line, and every row of the
+    page's table among its rows); else from the page's own table, as it is (bench.json keeps the
+    latest run of each lab, which need not be the one a page shows). A program's page keeps its
+    sections."""
     if not out.is_dir():
         print(f"--pages-only: {out} is not a directory of results pages", file=sys.stderr)
         return 2
@@ -79,13 +82,45 @@ def rewrite_pages(labs: list, out: Path) -> int:
         return 1
 
 
+def page_rows(lab, page: Path, about: str, body: str, stored: dict) -> tuple[list, list, str]:
+    """(the rows of lab's table, the results its plot is drawn from, where they came from)."""
+    shown = tables.parse(body)
+    results = [r for r in stored.get("results", []) if r["lab"] == lab.name]
+    rows = tables.cells(lab.name, results, lab.baseline)
+    same_run = all(r.get("machine", stored.get("machine")) == about for r in results)
+    if results and same_run and all(row in rows for row in shown):
+        return rows, results, "bench.json"
+    # The page's own run: its rows, and its plot drawn from them (a graph and algorithm's median).
+    drawn = {}
+    for row in shown:
+        if re.match(r"^[\d.]+$", row[4]):
+            label = tables.algorithm_name(row[3].partition(", -d ")[0])
+            drawn.setdefault(row[0], []).append({"algorithm": label, "median_ms": float(row[4])})
+    return shown, [{"lab": lab.name, "label": label, "runs": runs} for label, runs in drawn.items()], \
+        f"its own table ({page.name}: not the run in bench.json)"
+
+
 def _rewrite_pages(labs: list, out: Path) -> int:
+    stored_file = out / "bench.json"
+    stored = json.loads(stored_file.read_text()) if stored_file.exists() else {}
+    try:
+        import matplotlib  # noqa: F401  (optional: only the plots need it)
+        can_plot = True
+    except ImportError:
+        can_plot = False
     for lab in labs:
         page = out / f"{lab.name}.md"
         if page.exists():
-            about, command, table = pages.earlier_page(page)
-            page.write_text(pages.lab_page(lab.name, about, command, table, out))
-            print(f"rewrote {page}")
+            about, command, body = pages.earlier_page(page)
+            try:
+                rows, results, source = page_rows(lab, page, about, body, stored)
+            except ValueError as error:
+                raise ValueError(f"{page}: {error}") from None
+            if can_plot:
+                plots.plot(lab.name, results, out / f"{lab.name}.svg")
+            page.write_text(pages.lab_page(lab.name, about, command, tables.render(rows, lab.baseline), out))
+            print(f"rewrote {page}" + (f" and {lab.name}.svg" if can_plot else " (not its plot: no matplotlib)")
+                  + f", from {source}")
         for program, _ in lab.programs:
             page = out / f"{lab.name}-{program}.md"
             if page.exists():
@@ -109,8 +144,9 @@ def main(description: str) -> int:
     parser.add_argument("--no-programs", action="store_true",
                         help="skip the labs' own benchmark programs (run with --out on a GPU machine otherwise)")
     parser.add_argument("--pages-only", action="store_true",
-                        help="rewrite the pages of the run in --out (its bench.json, the programs' sections and "
-                             "the plots there) in the current page format; time nothing")
+                        help="rewrite the pages of the run in --out in the current page format, time nothing: "
+                             "each lab's table and plot from bench.json where it holds the page's run, else "
+                             "from the page's own table; the programs' sections and plots as they are")
     args = parser.parse_args()
     if args.pages_only and not args.out:
         parser.error("--pages-only needs --out, the directory of the earlier run")
@@ -156,19 +192,18 @@ def main(description: str) -> int:
     env = [f"SSSP_DATA_DIR={data_dir}"] if data_dir else []
     command = shlex.join([*env, "python3", ".ci/bench.py", *sys.argv[1:]])
     for lab in labs:
-        rows = tables.table(lab.name, results, lab.baseline)
+        rows = tables.cells(lab.name, results, lab.baseline)
         if not rows:
             continue
-        head = tables.header(lab.baseline)
-        print(f"\n### {lab.name}\n\n{head}", *rows, sep="\n")
+        table = tables.render(rows, lab.baseline)
+        print(f"\n### {lab.name}\n\n{table}")
         if out:
             if can_plot:
                 plots.plot(lab.name, results, out / f"{lab.name}.svg")
                 if lab.level_plot and plots.plot_levels(lab.name, results, out / f"{lab.name}-levels.svg",
                                                           lab.baseline):
                     print(f"wrote {out / f'{lab.name}-levels.svg'}", file=sys.stderr)
-            (out / f"{lab.name}.md").write_text(pages.lab_page(lab.name, about, command,
-                                                               head + "\n" + "\n".join(rows), out))
+            (out / f"{lab.name}.md").write_text(pages.lab_page(lab.name, about, command, table, out))
     if out and not (args.quick or args.gen or args.no_programs):
         if about.startswith("GPU: none"):
             print("no GPU: the labs' benchmark programs are not run", file=sys.stderr)

@@ -4,7 +4,8 @@ release drops it, with the names of the reference's programs), then the
 table or the program's sections.
 
 --pages-only (main.py) rewrites the pages of an earlier run from its
-bench.json and the pages' own sections, without timing anything.
+bench.json, or a page's own table where bench.json holds another run, and the
+pages' own sections, without timing anything.
 """
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ OUT_DIR = re.compile(r"--out \S+")
 
 
 def public_command(command: str) -> str:
-    """The command without this machine's data and output directories."""
-    return OUT_DIR.sub("--out <results>", DATA_DIR.sub("SSSP_DATA_DIR=<datasets>", command))
+    """The command without this machine's data and output directories: the output as the
+    handouts document it, into docs/results (where the pages are read), whatever directory the
+    run wrote to."""
+    return OUT_DIR.sub("--out docs/results", DATA_DIR.sub("SSSP_DATA_DIR=<datasets>", command))
 
 
 def lab_number(lab: str) -> str:

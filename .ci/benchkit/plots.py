@@ -2,18 +2,22 @@
 time per level of level-synchronous algorithms; helpers for the labs' own."""
 from pathlib import Path
 
+from benchkit.tables import algorithm_label
+
 
 def pyplot():
     """matplotlib's pyplot on its file-only backend (imported when a plot is drawn: it is optional)."""
     import matplotlib
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "benchkit"  # the same SVG from the same data (no random ids)
     import matplotlib.pyplot as plt
     return plt
 
 
 def save(fig, path: Path) -> None:
     """Writes fig to path (the format from its suffix) and frees it."""
-    fig.savefig(path, bbox_inches="tight")
+    # No date in an SVG: drawn again from the same data, it is the same file.
+    fig.savefig(path, bbox_inches="tight", **({"metadata": {"Date": None}} if Path(path).suffix == ".svg" else {}))
     pyplot().close(fig)
 
 
@@ -33,6 +37,7 @@ def plot(lab: str, results: list, path: Path) -> None:
 
     graphs = [r for r in results if r["lab"] == lab]
     algos = list(dict.fromkeys(run["algorithm"] for r in graphs for run in r["runs"] if "median_ms" in run))
+    labels = {algo: algorithm_label(algo) for algo in algos}  # as the table names them
     width = 0.8 / max(len(algos), 1)
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(graphs)), 4.5))
     for i, algo in enumerate(algos):
@@ -42,7 +47,7 @@ def plot(lab: str, results: list, path: Path) -> None:
             if ms:
                 xs.append(g + (i - (len(algos) - 1) / 2) * width)
                 ys.append(ms)
-        ax.bar(xs, ys, width, label=algo)
+        ax.bar(xs, ys, width, label=labels[algo])
     ax.set_xticks(range(len(graphs)), [r["label"] for r in graphs], rotation=20, ha="right")
     ax.set_yscale("log")
     ax.set_ylabel("median time (ms, log scale)")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / ".ci"))
-from benchkit import labs, pages, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
+from benchkit import labs, main, pages, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
 
 LABS = {lab.name: lab for lab in labs.load_all(REPO)}
 
@@ -92,6 +92,101 @@ class Tables(unittest.TestCase):
                                 f"{name}'s {program} is not one of its programs")
 
 
+# One graph's runs as bench.json keeps them: the baseline, a lab's algorithm and gapbs's two rows.
+def _run(algorithm: str, ms: float) -> dict:
+    return {"algorithm": algorithm, "source": 3, "median_ms": ms, "mteps": 9.0, "edges_traversed": 730100,
+            "verified": True, "counters": {"iterations": 10, "vertices_processed": 264346, "edges_relaxed": 730100,
+                                           "kernel_launches": 10, "host_syncs": 1}}
+
+
+STORED = {"machine": "GPU: X. Date: D.", "results": [{
+    "lab": "lab09", "label": "USA-road-NY", "graph": {"vertices": 264346, "arcs": 730100},
+    "runs": [_run("lab01/dijkstra", 40.0), _run("lab08/near-far", 6.0), _run("lab09/adds", 2.0),
+             {"algorithm": "gapbs delta-stepping 1 thread", "delta": 4000, "median_ms": 16.0, "verified": True,
+              "peer": True},
+             {"algorithm": "gapbs delta-stepping 16 threads (all cores)", "delta": 4000, "median_ms": 4.0,
+              "verified": True, "peer": True}]}]}
+# The same run's table as the first pages showed it: 14 columns, no baseline row, gapbs's long names.
+OLD_TABLE = """| graph | vertices | arcs | algorithm | median ms | MTEPS | iterations | launches | syncs \
+| us per iteration | speedup over lab01/dijkstra | vertices processed | edges relaxed | verified |
+|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
+| USA-road-NY | 264,346 | 730,100 | lab08/near-far | 6.00 | 9.0 | 10 | 10 | 1 | 600.0 | 6.67x | 264,346 | 730,100 \
+| yes |
+| USA-road-NY | 264,346 | 730,100 | lab09/adds | 2.00 | 9.0 | 10 | 10 | 1 | 200.0 | 20.00x | 264,346 | 730,100 | yes |
+| USA-road-NY | 264,346 | 730,100 | gapbs delta-stepping 1 thread, -d 4000 | 16.00 | 45.6 | | | | | 2.50x | | | yes |
+| USA-road-NY | 264,346 | 730,100 | gapbs delta-stepping 16 threads (all cores), -d 4000 | 4.00 | 182.5 | | | | \
+| 10.00x | | | yes |"""  # (a backslash ends a line inside the string: the row goes on)
+
+
+class LabTables(unittest.TestCase):
+    """A lab's table as its page shows it (benchkit/tables.py), and --pages-only's re-render."""
+
+    def test_twelve_columns_the_graphs_apart_and_short_gapbs_labels_explained(self):
+        table = tables.table("lab09", STORED["results"], "lab01/dijkstra")
+        lines = table.splitlines()
+        self.assertEqual(lines[:3], ["| graph | vertices | arcs |", "|---|---:|---:|",
+                                     "| USA-road-NY | 264,346 | 730,100 |"])
+        head = next(line for line in lines if line.startswith("| graph | algorithm"))
+        self.assertEqual(head.count("|") - 1, 12)
+        self.assertIn("| USA-road-NY | lab01/dijkstra | 40.00 |", table)  # the baseline's row, as in the plot
+        self.assertIn("| USA-road-NY | gapbs x16, -d 4000 | 4.00 | 182.5 |", table)
+        self.assertIn("| USA-road-NY | gapbs x1, -d 4000 | 16.00 |", table)
+        self.assertNotIn("all cores", table.split("\n\n")[1])
+        self.assertIn("speedup: the median time of lab01/dijkstra on the same graph over the row's.", table)
+        self.assertIn("gapbs x1, gapbs x16: gapbs's OpenMP delta-stepping", table)
+        self.assertEqual(tables.algorithm_name("gapbs x16"), "gapbs delta-stepping 16 threads (all cores)")
+        self.assertEqual(tables.algorithm_name("gapbs x1"), "gapbs delta-stepping 1 thread")
+
+    def test_every_graph_has_its_speedups(self):
+        second = {**STORED["results"][0], "label": "USA-road-BAY"}
+        rows = tables.cells("lab09", [STORED["results"][0], second], "lab01/dijkstra")
+        self.assertEqual([row[10] for row in rows if row[3] == "lab09/adds"], ["20.00x", "20.00x"])
+
+    def test_a_table_reads_back_as_it_was_made(self):
+        rows = tables.cells("lab09", STORED["results"], "lab01/dijkstra")
+        self.assertEqual(tables.parse(tables.render(rows, "lab01/dijkstra")), rows)
+        # The first pages' 14 columns read as the same rows, less the baseline's.
+        self.assertEqual(tables.parse(OLD_TABLE), rows[1:])
+        with self.assertRaisesRegex(ValueError, "no table of runs"):
+            tables.parse("| a |\n|---|\n| 1 |")
+
+    def write_page(self, out: Path, about: str) -> Path:
+        page = out / "lab09.md"
+        page.write_text(pages.lab_page("lab09", about, "python3 .ci/bench.py --out /root/out/res", OLD_TABLE, out))
+        (out / "bench.json").write_text(json.dumps(STORED))
+        return page
+
+    def test_pages_only_takes_the_table_from_bench_json_when_it_holds_the_pages_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            page = self.write_page(Path(tmp), "GPU: X. Date: D.")
+            self.assertEqual(main.rewrite_pages([LABS["lab09"]], Path(tmp)), 0)
+            text = page.read_text()
+            self.assertIn("| USA-road-NY | lab01/dijkstra | 40.00 |", text)
+            self.assertIn("--out docs/results", text)
+            self.assertNotIn("/root", text)
+            svg = Path(tmp) / "lab09.svg"
+            self.assertEqual(svg.exists(), HAVE_MATPLOTLIB)
+            drawn = svg.read_text() if HAVE_MATPLOTLIB else None
+            self.assertEqual(main.rewrite_pages([LABS["lab09"]], Path(tmp)), 0)
+            self.assertEqual(page.read_text(), text, "rewriting a rewritten page changes nothing")
+            if HAVE_MATPLOTLIB:
+                self.assertEqual(svg.read_text(), drawn, "nor its plot")
+
+    def test_pages_only_keeps_a_pages_own_run_when_bench_json_holds_another(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            page = self.write_page(Path(tmp), "GPU: X. Date: a day later.")
+            self.assertEqual(main.rewrite_pages([LABS["lab09"]], Path(tmp)), 0)
+            text = page.read_text()
+            self.assertNotIn("lab01/dijkstra |", text)  # that run's baseline row was not kept: not in its plot
+            self.assertIn("(lab01/dijkstra's own rows were not kept from this run)", text)
+            self.assertIn("| USA-road-NY | gapbs x16, -d 4000 | 4.00 | 182.5 |", text)
+            self.assertIn("Date: a day later.", text)
+            if HAVE_MATPLOTLIB:
+                svg = (Path(tmp) / "lab09.svg").read_text()
+                self.assertIn("gapbs x16", svg)
+                self.assertNotIn("dijkstra", svg)
+
+
 # Stands in for sssp-ref: JSON with a row per --algo, where "lab09/crash" beside other
 # algorithms kills the process before its JSON (as an uncaught error or a crash did),
 # alone it dies with a message, and "lab08/fails" gets an error row and exit status 1.
@@ -127,7 +222,7 @@ class Runner(unittest.TestCase):
         self.assertEqual(len(failures), 2, failures)  # the run of all three, and lab09/crash alone
         self.assertIn("without its JSON", failures[0])
         self.assertTrue(failures[1].startswith("lab09/crash: "), failures)
-        rows = tables.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}], "lab01/dijkstra")
+        rows = tables.table("lab09", [{"lab": "lab09", "label": "grid 2x2", **data}], "lab01/dijkstra").splitlines()
         self.assertTrue(any("lab09/crash" in row and "page pool overflowed" in row for row in rows), rows)
         self.assertTrue(any("lab01/dijkstra" in row and "| 1.00x |" in row for row in rows), rows)  # the baseline
         self.assertTrue(any("lab08/near-far" in row and "| 1.50 |" in row for row in rows), rows)
@@ -186,7 +281,7 @@ class Pages(unittest.TestCase):
         self.assertNotIn("/home/me", page)
         self.assertNotIn("/root/out", page)
         self.assertIn("SSSP_DATA_DIR=<datasets>", page)
-        self.assertIn("--out <results>", page)
+        self.assertIn("--out docs/results", page)
 
     def test_a_program_page_names_the_reference_build_for_instructors_only(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -17,6 +17,10 @@ holds, at its root:
   their instructor blocks) plus tests/run_autograder:
   grading a submission needs none of the reference, so the image holds none
   for a submission's code to read;
+- the lab's written questions, where it has them (`labs/<lab>/questions.md`,
+  with the release, its rubric left out): Gradescope grades them by hand, in
+  a question set the instructor adds to the assignment (an autograder cannot
+  create one); the tool prints a reminder with their points;
 - `hidden/`: the hidden graphs (required: the lab's HiddenGraphs tests grade
   on them; `datasets/tiny` is an example, not a secret);
 - `datasets/downloads/`: the real graphs the lab's tests read (those of
@@ -133,6 +137,11 @@ def main() -> int:
             add(archive, f"datasets/downloads/{dataset.name}", dataset.read_bytes(), executable=False)
     print(f"{args.out}: {args.lab}'s autograder, {len(files)} course files, {len(graphs)} hidden graphs, "
           f"datasets: {', '.join(d.name for d in datasets) or 'none'}")
+    questions = f"labs/{args.lab}/questions.md"
+    if questions in files:
+        print(f"{questions} ships with the handout: add a manually graded question set to the Gradescope "
+              "assignment with the points its table gives (the autograder cannot create one), and grade it with "
+              "the rubric in its instructor block")
     return 0
 
 

@@ -40,8 +40,11 @@ EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/run_autograder"
             "docs/design")
 # ...except these, which the student build and CI use.
 KEPT = ("tests/project/run_sanitizer.sh", ".ci/run")
-# Left out too, for every lab: its mutants (tests/<lab>/mutants.json) are solution code.
-EXCLUDED_PATTERNS = (re.compile(r"tests/[^/]+/mutants\.json"),)
+# Left out too, for every lab: its mutants (tests/<lab>/mutants.json) are solution code, and
+# so is a handout figure named *.instructor.* (one that draws an answer; the handout shows
+# it inside an instructor block).
+EXCLUDED_PATTERNS = (re.compile(r"tests/[^/]+/mutants\.json"),
+                     re.compile(r"labs/[^/]+/figures/[^/]+\.instructor\.[^/]+"))
 
 
 def released(path: str) -> bool:

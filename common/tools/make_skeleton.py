@@ -18,9 +18,11 @@ contain SSSP_TODO (SSSP_DEVICE_TODO inside a kernel, given in a SKELETON
 block), so an untouched skeleton fails at every task.
 
 Files without regions are copied unchanged. labs/<lab>/README.md (the handout)
-is written by hand and never touched. labs/<lab>/.skeleton-manifest records the
-sha256 of each file as generated: a file whose content no longer matches it was
-changed by a student and is never overwritten without --force.
+and labs/<lab>/questions.md (its written questions) are written by hand and
+never touched; only source files are derived, so neither has a solutions/
+copy. labs/<lab>/.skeleton-manifest records the sha256 of each file as
+generated: a file whose content no longer matches it was changed by a student
+and is never overwritten without --force.
 
     make_skeleton.py            regenerate every lab (refuses to clobber edits)
     make_skeleton.py lab01_serial --force
@@ -40,7 +42,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
-HAND_WRITTEN = {"README.md"}
+HAND_WRITTEN = {"README.md", "questions.md"}  # never derived: labs/<lab>/ only, no solutions/ copy
 MANIFEST = ".skeleton-manifest"
 # The files a student edits and submits (those with task regions), one per
 # line: what the grader takes from a submission, without needing solutions/.

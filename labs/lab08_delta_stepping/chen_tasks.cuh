@@ -22,14 +22,18 @@ using sssp::weight_t;
 using sssp::cuda::load_dist;  // relaxed atomic read of a distance: see its comment
 
 // Task 2: if v is in bucket `current`, takes it out into the request list at
-// slot req_index[v] and records that it joined S. Returns whether it was in.
+// slot req_index[v] and records that it joined S by setting taken_stamp[v] to
+// current + 1 (the heavy phase selects S as the vertices whose stamp is
+// current + 1; initialise sets every stamp to 0, "never taken", which the + 1
+// keeps apart from bucket 0). Returns whether it was in.
 __device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index, vertex_t* requests,
                                  bucket_t current, vertex_t v) {
   // TODO(task 2): returns whether v is in bucket `current`; if it is, on
   // return v sits in its own slot of the request list (the slot the prefix
   // sum gave it), is in no bucket any more, and is recorded as taken in this
-  // bucket (S, for the heavy phase). Argue: why can no two vertices share a
-  // slot, and why does a vertex lowered back into `current` later come back?
+  // bucket (S, for the heavy phase): taken_stamp[v] == current + 1.
+  // Argue: why can no two vertices share a slot, and why does a vertex
+  // lowered back into `current` later come back?
   SSSP_DEVICE_TODO_RETURN(8, 2, "take the current bucket's vertices out by their prefix-sum slots", false);
 }
 

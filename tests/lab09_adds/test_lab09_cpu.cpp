@@ -45,19 +45,23 @@ TEST(BucketOf, HeadBucketHoldsTheFirstDelta) {
   EXPECT_TRUE(bucket_is(5, 155, 100, 10, 0));
 }
 
+TEST(BucketOf, OffersAtOrBelowHeadLoGoToTheHead) {
+  // A vertex improved below the head's range must still be expanded: the head.
+  EXPECT_TRUE(bucket_is(12, 0, 500, 10, 12));
+  EXPECT_TRUE(bucket_is(12, 499, 500, 10, 12));
+  EXPECT_TRUE(bucket_is(12, 500, 500, 10, 12));
+  // ... and only those and the first delta: a bucket_of that always returns
+  // the head passes the three above, not these.
+  EXPECT_TRUE(bucket_is(13, 510, 500, 10, 12));
+  EXPECT_TRUE(bucket_is(14, 529, 500, 10, 12));
+}
+
 TEST(BucketOf, CountsFromTheHeadAndWrapsAround) {
   // head 30: the next buckets are 31, 0, 1, ...
   EXPECT_TRUE(bucket_is(30, 1000, 1000, 7, 30));
   EXPECT_TRUE(bucket_is(31, 1007, 1000, 7, 30));
   EXPECT_TRUE(bucket_is(0, 1014, 1000, 7, 30));
   EXPECT_TRUE(bucket_is(3, 1000 + 7 * 5 + 6, 1000, 7, 30));
-}
-
-TEST(BucketOf, OffersAtOrBelowHeadLoGoToTheHead) {
-  // A vertex improved below the head's range must still be expanded: the head.
-  EXPECT_TRUE(bucket_is(12, 0, 500, 10, 12));
-  EXPECT_TRUE(bucket_is(12, 499, 500, 10, 12));
-  EXPECT_TRUE(bucket_is(12, 500, 500, 10, 12));
 }
 
 TEST(BucketOf, ClipsToTheLastBucket) {
@@ -140,13 +144,14 @@ std::string text(const DeltaSignal& s, const DeltaBounds& b) {
                                        << ".\nhint: " << kDeltaHint;
 }
 
-TEST(NextDelta, KeepsDeltaInTheComfortZone) {
+// Rule 4 (keep) is checked beside the rules it borders, so that a next_delta
+// that always keeps delta (the GPU placeholder) passes no test of task 5.
+TEST(NextDelta, WidensWhenTheGpuStarves) {
+  EXPECT_TRUE(delta_is(200, signal(100, 0.2, 0.1, 0.0), bounds(10, 1000)));
   EXPECT_TRUE(delta_is(100, signal(100, 2.0, 0.1, 0.1), bounds(10, 1000)));
-  EXPECT_TRUE(delta_is(100, signal(100, 8.0, 0.5, 0.5), bounds(10, 1000)));  // every limit is strict
-  EXPECT_TRUE(delta_is(100, signal(100, 1.0, 0.0, 0.0), bounds(10, 1000)));
+  EXPECT_TRUE(delta_is(100, signal(100, 1.0, 0.0, 0.0), bounds(10, 1000)));  // low_utilisation is strict
+  EXPECT_TRUE(delta_is(200, signal(100, 0.99, 0.0, 0.0), bounds(10, 1000)));
 }
-
-TEST(NextDelta, WidensWhenTheGpuStarves) { EXPECT_TRUE(delta_is(200, signal(100, 0.2, 0.1, 0.0), bounds(10, 1000))); }
 
 TEST(NextDelta, NarrowsWhenWorkIsWasted) {
   EXPECT_TRUE(delta_is(50, signal(100, 2.0, 0.1, 0.6), bounds(10, 1000)));
@@ -157,6 +162,7 @@ TEST(NextDelta, NarrowsWhenWorkIsWasted) {
 TEST(NextDelta, NarrowsWhenThereIsWorkToSpare) {
   EXPECT_TRUE(delta_is(50, signal(100, 9.0, 0.1, 0.0), bounds(10, 1000)));
   EXPECT_TRUE(delta_is(51, signal(103, 20.0, 0.0, 0.0), bounds(10, 1000)));  // rounds down
+  EXPECT_TRUE(delta_is(100, signal(100, 8.0, 0.5, 0.5), bounds(10, 1000)));  // every limit is strict: keep
 }
 
 TEST(NextDelta, AFullTailBucketIsALowerBound) {

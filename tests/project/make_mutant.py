@@ -3,8 +3,12 @@
 
     make_mutant.py LAB NAME SOLUTION_DIR OUT_DIR
       mutant NAME of tests/LAB/mutants.json: one snippet replaced ("file",
-      "find", "replace"), or several ("changes": a list of such objects). Fails
-      if a snippet to replace is not found exactly once (the solution changed:
+      "find", "replace"), or several ("changes": a list of such objects), or
+      a calibration of the speed item ("calibration": "twice" or
+      "one_and_a_half", "solvers": {FILE: CLASS}: each CLASS::run in FILE
+      made to do its whole solve twice, or followed by GPU time of half its
+      length; the code is written here, once for every lab). Fails if a
+      snippet to replace is not found exactly once (the solution changed:
       update tests/LAB/mutants.json).
     make_mutant.py --revert-task LAB N SOLUTION_DIR OUT_DIR
       the solution with task N as the skeleton has it (make_skeleton.py) and
@@ -12,6 +16,7 @@
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -21,13 +26,92 @@ import lab_data  # noqa: E402  (tests/lab_data.py: each lab's mutants.json)
 import make_skeleton  # noqa: E402  (the skeleton generator: the same regions, the same TODOs)
 
 
+# The calibration variants (issue 45) wrap a solver's whole run(): everything
+# the solver does for a call (its reset, its solve, its last look, the
+# download of the distances), not only what timed_run() times, so that
+# "twice" reads 2x to a clock around the call less the call's own cost.
+# A thread-local flag lets the wrapper call run() itself once without
+# recursing further.
+CALIBRATION_KERNEL = """#include <chrono>
+
+#include "sssp/cuda/timed_run.cuh"
+
+namespace {
+// Calibration mutant: waits on the GPU's clock (%globaltimer) for `ns` nanoseconds.
+__global__ void calibration_wait_on_gpu_clock(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+}  // namespace
+"""
+CALIBRATION_BODY = {
+    "twice": """
+  // Calibration mutant: every call does its whole solve exactly twice; the first answer is thrown away.
+  static thread_local bool calibration_inner = false;
+  if (!calibration_inner) {
+    calibration_inner = true;
+    struct Leave {
+      ~Leave() { calibration_inner = false; }
+    } leave;
+    (void)run(ARGS);
+  }
+""",
+    "one_and_a_half": """
+  // Calibration mutant: every call's whole solve is followed by GPU time of half its own length.
+  static thread_local bool calibration_inner = false;
+  if (!calibration_inner) {
+    calibration_inner = true;
+    struct Leave {
+      ~Leave() { calibration_inner = false; }
+    } leave;
+    const auto start = std::chrono::steady_clock::now();
+    auto answer = run(ARGS);
+    const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+    calibration_wait_on_gpu_clock<<<1, 1>>>(static_cast<unsigned long long>(took.count()) / 2);
+    SSSP_CUDA_CHECK_LAUNCH();
+    SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+    return answer;
+  }
+""",
+}
+
+
+def calibration_changes(mutant: dict, solution_dir: str) -> list[dict] | None:
+    """The find/replace changes of a "calibration" mutant, written from the templates above."""
+    kind = mutant["calibration"]
+    if kind not in CALIBRATION_BODY:
+        print(f"mutant {mutant['name']}: calibration '{kind}' is none of {', '.join(CALIBRATION_BODY)}",
+              file=sys.stderr)
+        return None
+    changes = []
+    for file, solver in mutant["solvers"].items():
+        text = (Path(solution_dir) / file).read_text() if (Path(solution_dir) / file).exists() else ""
+        header = re.search(rf"^\w+ {re.escape(solver)}::run\(([^)]*)\) \{{\n", text, re.MULTILINE)
+        if header is None:
+            print(f"mutant {mutant['name']}: no definition of {solver}::run in {file}", file=sys.stderr)
+            return None
+        args = ", ".join(param.split()[-1].lstrip("*&") for param in header[1].split(","))
+        changes.append({"file": file, "find": header[0], "replace": header[0] + CALIBRATION_BODY[kind].replace(
+            "ARGS", args)})
+        if kind == "one_and_a_half":
+            changes.append({"file": file, "find": '#include "sssp/cuda/timed_run.cuh"\n',
+                            "replace": CALIBRATION_KERNEL})
+    return changes
+
+
 def mutate(lab: str, name: str, solution_dir: str) -> dict[str, str] | None:
     mutant = next((m for m in lab_data.lab_mutants(lab) if m["name"] == name), None)
     if mutant is None:
         print(f"{lab} has no mutant {name} in {lab_data.mutants_path(lab)}", file=sys.stderr)
         return None
+    listed = calibration_changes(mutant, solution_dir) if "calibration" in mutant else mutant.get("changes", [mutant])
+    if listed is None:
+        return None
     changes: dict[str, list[dict]] = {}
-    for change in mutant.get("changes", [mutant]):
+    for change in listed:
         changes.setdefault(change["file"], []).append(change)
     files = {}
     for source in sources(solution_dir):

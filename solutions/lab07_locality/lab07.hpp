@@ -117,17 +117,21 @@ struct DriverTrace {
   /// The launch numbers queued, in order: each stand-in launch, and 1 ..
   /// count for a call of the stand-in graph.
   std::vector<unsigned> launches;
-  /// Calls of the stand-in graph (task 4's part), and the count of the last one.
+  /// Calls of the stand-in graph (task 4's part).
   unsigned graph_calls = 0;
+  /// The count given to the last call of the stand-in graph (0: none).
   unsigned graph_count = 0;
   /// Per look: the launches queued before it.
   std::vector<unsigned> look_after;
-  /// Per next_batch call: its Look (queued, last_flagging).
+  /// Per next_batch call: its Look's queued.
   std::vector<unsigned> asked_queued;
+  /// Per next_batch call: its Look's last_flagging.
   std::vector<unsigned> asked_last;
-  /// The driver's counters: relaxation launches, kernel launches, host syncs.
+  /// The driver's counters: relaxation launches.
   unsigned long long iterations = 0;
+  /// The driver's counters: kernel launches.
   unsigned long long kernel_launches = 0;
+  /// The driver's counters: host syncs (looks counted).
   unsigned long long host_syncs = 0;
   /// What the driver returned (the last launch that flagged).
   unsigned returned = 0;
@@ -152,15 +156,17 @@ struct GraphTrace {
   std::vector<unsigned> launch_numbers;
   /// Per call: how many of launch_numbers it ran.
   std::vector<unsigned> launch_counts;
-  /// Per call: the stand-in launch_relax calls, and how many of them came
-  /// while the stream was being captured.
+  /// Per call: the stand-in launch_relax calls.
   std::vector<unsigned> relax_calls;
+  /// Per call: the stand-in launch_relax calls made while the stream was being captured.
   std::vector<unsigned> captured_calls;
-  /// Per call: what it added to the counters' kernel launches and iterations.
+  /// Per call: what it added to the counters' kernel launches.
   std::vector<unsigned> kernel_launches;
+  /// Per call: what it added to the counters' iterations.
   std::vector<unsigned> iterations;
-  /// Per call: BlindGraph::launches after it, and whether it held a graph.
+  /// Per call: the BlindGraph's launches after it.
   std::vector<unsigned> graph_launches;
+  /// Per call: 1 if the BlindGraph held an executable graph after it, else 0.
   std::vector<unsigned> has_graph;
 };
 
@@ -174,12 +180,15 @@ struct GraphTrace {
 
 /// What task 5's checkpoint, simulate_policy, saw: per run, and every batch.
 struct PolicyTrace {
-  /// Per run: first_batch(), the launches queued in all, the looks.
+  /// Per run: first_batch().
   std::vector<unsigned> first;
+  /// Per run: the launches queued in all.
   std::vector<unsigned> queued;
+  /// Per run: the looks.
   std::vector<unsigned> looks;
-  /// Every next_batch() answer in order, and the run (from 0) it came in.
+  /// Every next_batch() answer, in order (as given, even out of range).
   std::vector<unsigned> batches;
+  /// The run (from 0) each entry of batches came in.
   std::vector<unsigned> batch_run;
 };
 

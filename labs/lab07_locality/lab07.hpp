@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "launch_policy.hpp"
 #include "sssp/graph.hpp"
 #include "sssp/result.hpp"
 #include "sssp/types.hpp"
@@ -95,6 +96,112 @@ struct FlagLaunchResult {
 [[nodiscard]] FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, vertex_t vertices,
                                                    unsigned vertices_per_thread, unsigned block_size);
 
+/// What task 3's checkpoint, run_launch_driver, scripts: stand-ins for
+/// everything task 3's driver calls, so that no other task runs.
+struct DriverScript {
+  /// The run's need: stand-in launches 1 .. needed - 1 flag a vertex, launch
+  /// `needed` and later ones flag nothing (1 to 100000).
+  unsigned needed = 1;
+  /// The stand-in policy's first_batch() (0 to kMaxBatch).
+  unsigned first_batch = 0;
+  /// The stand-in policy's next_batch() answers, in turn, the last one
+  /// repeated (each 1 to kMaxBatch, at most 64 of them); empty: always 1.
+  std::vector<unsigned> batches;
+  /// Whether the driver is told to queue its first batch as one CUDA Graph.
+  bool cuda_graph = false;
+};
+
+/// What task 3's driver did with the stand-ins: data, checked by the graded
+/// tests, never a verdict.
+struct DriverTrace {
+  /// The launch numbers queued, in order: each stand-in launch, and 1 ..
+  /// count for a call of the stand-in graph.
+  std::vector<unsigned> launches;
+  /// Calls of the stand-in graph (task 4's part).
+  unsigned graph_calls = 0;
+  /// The count given to the last call of the stand-in graph (0: none).
+  unsigned graph_count = 0;
+  /// Per look: the launches queued before it.
+  std::vector<unsigned> look_after;
+  /// Per next_batch call: its Look's queued.
+  std::vector<unsigned> asked_queued;
+  /// Per next_batch call: its Look's last_flagging.
+  std::vector<unsigned> asked_last;
+  /// The driver's counters: relaxation launches.
+  unsigned long long iterations = 0;
+  /// The driver's counters: kernel launches.
+  unsigned long long kernel_launches = 0;
+  /// The driver's counters: host syncs (looks counted).
+  unsigned long long host_syncs = 0;
+  /// What the driver returned (the last launch that flagged).
+  unsigned returned = 0;
+  /// The stand-ins stopped the driver: more than needed + 2 kMaxBatch
+  /// launches or 100000 looks (a driver that does not stop).
+  bool runaway = false;
+};
+
+/// Task 3's checkpoint (given code around task 3's drive_launches): runs
+/// task 3's driver, on the host, with stand-ins set by `script` for the
+/// launches (they only record their number), the CUDA Graph of task 4, the
+/// look (it returns the largest launch number queued below script.needed, or
+/// 0) and the policy of task 5. No GPU is needed and no other task runs.
+/// Throws sssp::InputError for a script out of range and
+/// sssp::NotImplemented while task 3 is the skeleton's stub.
+[[nodiscard]] DriverTrace run_launch_driver(const DriverScript& script);
+
+/// What task 4's checkpoint, run_blind_graph, saw: one entry per count
+/// asked for (launch_numbers holds them all, launch_counts[i] of them per call).
+struct GraphTrace {
+  /// The launch numbers the GPU ran, in order, every call's after another.
+  std::vector<unsigned> launch_numbers;
+  /// Per call: how many of launch_numbers it ran.
+  std::vector<unsigned> launch_counts;
+  /// Per call: the stand-in launch_relax calls.
+  std::vector<unsigned> relax_calls;
+  /// Per call: the stand-in launch_relax calls made while the stream was being captured.
+  std::vector<unsigned> captured_calls;
+  /// Per call: what it added to the counters' kernel launches.
+  std::vector<unsigned> kernel_launches;
+  /// Per call: what it added to the counters' iterations.
+  std::vector<unsigned> iterations;
+  /// Per call: the BlindGraph's launches after it.
+  std::vector<unsigned> graph_launches;
+  /// Per call: 1 if the BlindGraph held an executable graph after it, else 0.
+  std::vector<unsigned> has_graph;
+};
+
+/// Task 4's checkpoint (given code around task 4's launch_blind_graph): calls
+/// it once per entry of `counts` (each 1 to 1024, at most 16 entries) on one
+/// stream and one BlindGraph, with a stand-in for launch_relax whose kernel
+/// only logs its launch number, so no other task runs, and returns what ran.
+/// Throws sssp::InputError for bad counts, sssp::CudaError without a GPU,
+/// and sssp::NotImplemented while task 4 is the skeleton's stub.
+[[nodiscard]] GraphTrace run_blind_graph(const std::vector<unsigned>& counts);
+
+/// What task 5's checkpoint, simulate_policy, saw: per run, and every batch.
+struct PolicyTrace {
+  /// Per run: first_batch().
+  std::vector<unsigned> first;
+  /// Per run: the launches queued in all.
+  std::vector<unsigned> queued;
+  /// Per run: the looks.
+  std::vector<unsigned> looks;
+  /// Every next_batch() answer, in order (as given, even out of range).
+  std::vector<unsigned> batches;
+  /// The run (from 0) each entry of batches came in.
+  std::vector<unsigned> batch_run;
+};
+
+/// Task 5's checkpoint (given code): one fresh LaunchPolicy drives runs that
+/// need `needed[i]` launches, as task 3's driver would (first_batch, at least
+/// one launch, a look, next_batch while the latest launch flagged, then
+/// finished), on the host without a GPU, and what it decided comes back. An
+/// answer out of range is recorded as given and then taken as 1 (or
+/// kMaxBatch), so the simulation goes on; a run stops after 100000 looks.
+/// Throws sssp::InputError for a need of 0 or over 10^7 or more than 1000
+/// runs, and sssp::NotImplemented while task 5 is the skeleton's stub.
+[[nodiscard]] PolicyTrace simulate_policy(const std::vector<unsigned>& needed);
+
 /// How the solver runs. Every combination computes the same distances; they
 /// differ in work, launches and host round trips.
 struct Options {
@@ -105,9 +212,9 @@ struct Options {
   /// Vertices each thread owns: 1, 2 or 4. The paper's best was 2; on an
   /// H100, 1 is best on road graphs and 4 on grids (see the handout).
   unsigned vertices_per_thread = 1;
-  /// N: launches queued before the host first looks. kLearnBlindLaunches
-  /// makes N the fewest launches any earlier run of this solver needed (0
-  /// before the first run, which thereby serves as the pre-run).
+  /// N: launches queued before the host first looks, then one launch per
+  /// look. kLearnBlindLaunches lets the solver's LaunchPolicy (task 5) choose
+  /// N and the batches between later looks, learning from earlier runs.
   unsigned blind_launches = kLearnBlindLaunches;
   /// Queue the N blind launches as one CUDA Graph (one submission) instead of N launches.
   bool cuda_graph = false;
@@ -137,7 +244,7 @@ class LocalitySssp {
   /// device_ms: initialisation to the last launch, host round trips included.
   [[nodiscard]] SsspResult run(vertex_t source);
 
-  /// The N the next run will use.
+  /// The N the next run will use (with kLearnBlindLaunches, the policy's first_batch()).
   [[nodiscard]] unsigned next_blind_launches() const;
 
  private:

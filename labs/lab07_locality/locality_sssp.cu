@@ -16,7 +16,9 @@
 //    and sets the other, so no thread clears a flag that another thread of
 //    the same launch has just set;
 //  - one kernel per launch, N of them queued blind, and then a loop that reads
-//    one word per launch: the index of the last launch that flagged anything.
+//    one word per look: the index of the last launch that flagged anything.
+//    How many launches go before each look is the launch policy's choice
+//    (task 5, launch_policy.hpp), learned while the solver runs.
 //
 // Why it is correct, whatever the interleaving, k and vertices per thread:
 // every distance is only ever lowered by atomicMin to the length of a real
@@ -190,6 +192,126 @@ void take_work_counts(const DeviceBuffer<unsigned long long>& work, CheckpointRe
   result.flagged = counts[2] != 0;
 }
 
+// The blind launches' CUDA Graph: the executable graph of the last build and
+// the launches it queues, replayed while the count asked for stays the same.
+struct BlindGraph {
+  cudaGraphExec_t exec = nullptr;
+  unsigned launches = 0;
+
+  BlindGraph() = default;
+  BlindGraph(const BlindGraph&) = delete;
+  BlindGraph& operator=(const BlindGraph&) = delete;
+  ~BlindGraph() {
+    if (exec != nullptr) cudaGraphExecDestroy(exec);
+  }
+};
+
+// Task 4: enqueues launches 1..count on `stream` as one CUDA Graph, captured
+// once per count. launch_relax(launch, counters) enqueues relaxation launch
+// number `launch` on `stream` and counts it: the solver's launch_relax, or
+// the checkpoint's stand-in, which only logs the launch number.
+template <class LaunchRelax>
+void launch_blind_graph(BlindGraph& graph, cudaStream_t stream, unsigned count, Counters& work,
+                        const LaunchRelax& launch_relax) {
+  // TODO(task 4): on return, launches 1 .. count of launch_relax are queued
+  // on `stream` as one CUDA Graph (graph.exec), built again only when count
+  // differs from the last build (graph.launches), and `work` counts them as
+  // if they were launched one by one. Every CUDA call checked; read the
+  // handout's warnings on what may and may not happen during a capture.
+  SSSP_TODO(7, 4, "the blind launches as one CUDA Graph");
+}
+
+// Task 3: drives one run's relaxation launches to a launch that flags
+// nothing (Algorithm 6) and returns the last launch that flagged anything.
+// It is generic over what it drives, so that its checkpoint can drive
+// stand-ins (run_launch_driver); the solver's `Launches` is SolverLaunches:
+//   l.first_batch()             launches to queue before the first look
+//   l.next_batch(Look)          launches to queue before the next look, >= 1
+//   l.cuda_graph()              whether the first batch goes as one CUDA Graph
+//   l.launch(i, work)           queues relaxation launch i (from 1), counted in work
+//   l.launch_graph(count, work) queues launches 1..count as one graph (task 4)
+//   l.look()                    waits for the queued launches and returns the
+//                               last one that flagged (the launch word)
+template <class Launches>
+unsigned drive_launches(Launches& l, Counters& work) {
+  unsigned last_flagging = 0;
+  // TODO(task 3): on return, the relaxation has run to a launch that
+  // flagged nothing: first l.first_batch() launches (at least one;
+  // numbered from 1; as one graph when l.cuda_graph()) with no look
+  // between them; then a look (l.look(), a host sync counted in work)
+  // after each batch, and, each time the latest launch flagged something,
+  // a batch of l.next_batch(...) more launches. Returns the last launch that
+  // flagged. Argue: why is a launch that flags nothing enough to stop, and
+  // what does a look cost?
+  SSSP_TODO(7, 3, "blind launches, then a look after each batch until a launch flags nothing");
+  return last_flagging;
+}
+
+// Task 4's checkpoint: the stand-in launch_relax's kernel, which logs its launch number.
+__global__ void log_launch(unsigned launch, unsigned* log, unsigned* logged, unsigned capacity) {
+  const unsigned slot = atomicAdd(logged, 1u);
+  if (slot < capacity) log[slot] = launch;
+}
+
+// Task 3's checkpoint: the driver's stand-ins, scripted by a DriverScript.
+struct ScriptedLaunches {
+  struct Runaway {};
+  const DriverScript& script;
+  DriverTrace& trace;
+  unsigned queued = 0;
+  unsigned last_flagging = 0;  // the largest launch number queued below script.needed
+  std::size_t answers = 0;
+
+  [[nodiscard]] unsigned first_batch() const { return script.first_batch; }
+  [[nodiscard]] unsigned next_batch(const Look& look) {
+    trace.asked_queued.push_back(look.queued);
+    trace.asked_last.push_back(look.last_flagging);
+    if (script.batches.empty()) return 1;
+    return script.batches[std::min(answers++, script.batches.size() - 1)];
+  }
+  [[nodiscard]] bool cuda_graph() const { return script.cuda_graph; }
+  void launch(unsigned i, Counters& work) {
+    if (trace.launches.size() > std::uint64_t{script.needed} + 2ull * kMaxBatch) throw Runaway{};
+    trace.launches.push_back(i);
+    ++queued;
+    if (i < script.needed) last_flagging = std::max(last_flagging, i);
+    ++work.kernel_launches;
+    ++work.iterations;
+  }
+  void launch_graph(unsigned count, Counters& work) {
+    ++trace.graph_calls;
+    trace.graph_count = count;
+    for (unsigned i = 1; i <= count; ++i) launch(i, work);
+  }
+  [[nodiscard]] unsigned look() {
+    if (trace.look_after.size() >= 100000) throw Runaway{};
+    trace.look_after.push_back(queued);
+    return last_flagging;
+  }
+};
+
+// Task 5's checkpoint: runs the policy's decisions as task 3's driver would.
+void simulate_run(LaunchPolicy& policy, unsigned needed, unsigned run, PolicyTrace& trace) {
+  const auto in_range = [](unsigned batch, unsigned lowest) { return std::clamp(batch, lowest, kMaxBatch); };
+  const unsigned first = policy.first_batch();
+  trace.first.push_back(first);
+  std::uint64_t queued = std::max(in_range(first, 0), 1u);
+  unsigned looks = 0;
+  while (true) {
+    ++looks;
+    const std::uint64_t last_flagging = std::min<std::uint64_t>(queued, needed - 1);
+    if (last_flagging < queued || looks >= 100000) break;
+    const unsigned batch = policy.next_batch(Look{static_cast<unsigned>(queued), static_cast<unsigned>(queued)});
+    trace.batches.push_back(batch);
+    trace.batch_run.push_back(run);
+    queued += in_range(batch, 1);
+  }
+  const unsigned queued32 = static_cast<unsigned>(std::min<std::uint64_t>(queued, ~0u));
+  trace.queued.push_back(queued32);
+  trace.looks.push_back(looks);
+  policy.finished(needed, queued32);
+}
+
 }  // namespace
 
 void validate(const Options& options) {
@@ -266,6 +388,78 @@ FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, ver
   return result;
 }
 
+DriverTrace run_launch_driver(const DriverScript& script) {
+  sssp::require_option(script.needed != 0 && script.needed <= 100000, "needed", "1..100000", script.needed);
+  sssp::require_option(script.first_batch <= kMaxBatch, "first batch", "0..kMaxBatch", script.first_batch);
+  sssp::require_option(script.batches.size() <= 64, "batches", "at most 64", script.batches.size());
+  for (const unsigned batch : script.batches) {
+    sssp::require_option(batch != 0 && batch <= kMaxBatch, "batch", "1..kMaxBatch", batch);
+  }
+  DriverTrace trace;
+  ScriptedLaunches launches{script, trace};
+  Counters work;
+  try {
+    trace.returned = drive_launches(launches, work);
+  } catch (const ScriptedLaunches::Runaway&) {
+    trace.runaway = true;
+  }
+  trace.iterations = work.iterations;
+  trace.kernel_launches = work.kernel_launches;
+  trace.host_syncs = work.host_syncs;
+  return trace;
+}
+
+GraphTrace run_blind_graph(const std::vector<unsigned>& counts) {
+  sssp::require_option(!counts.empty() && counts.size() <= 16, "counts", "1 to 16 of them", counts.size());
+  for (const unsigned count : counts) sssp::require_option(count != 0 && count <= 1024, "count", "1..1024", count);
+  constexpr unsigned kCapacity = 4096;  // more than any call queues: a task 4 that queues too many is still seen
+  sssp::cuda::Stream stream;
+  BlindGraph graph;
+  DeviceBuffer<unsigned> log(kCapacity, "launch log");
+  DeviceBuffer<unsigned> logged(1, "launches logged");
+  GraphTrace trace;
+  for (const unsigned count : counts) {
+    SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+    logged.fill_bytes(0);
+    SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned calls = 0;
+    unsigned captured_calls = 0;
+    const auto stand_in = [&](unsigned launch, Counters& captured) {
+      ++calls;
+      cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+      SSSP_CUDA_CHECK(cudaStreamIsCapturing(stream.get(), &capturing));
+      if (capturing == cudaStreamCaptureStatusActive) ++captured_calls;
+      log_launch<<<1, 1, 0, stream.get()>>>(launch, log.data(), logged.data(), kCapacity);
+      SSSP_CUDA_CHECK(cudaPeekAtLastError());
+      ++captured.kernel_launches;
+      ++captured.iterations;
+    };
+    Counters work;
+    launch_blind_graph(graph, stream.get(), count, work, stand_in);
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    const unsigned ran = std::min(logged.to_host()[0], kCapacity);
+    const std::vector<unsigned> numbers = log.to_host();
+    trace.launch_numbers.insert(trace.launch_numbers.end(), numbers.begin(), numbers.begin() + ran);
+    trace.launch_counts.push_back(ran);
+    trace.relax_calls.push_back(calls);
+    trace.captured_calls.push_back(captured_calls);
+    trace.kernel_launches.push_back(static_cast<unsigned>(work.kernel_launches));
+    trace.iterations.push_back(static_cast<unsigned>(work.iterations));
+    trace.graph_launches.push_back(graph.launches);
+    trace.has_graph.push_back(graph.exec != nullptr ? 1 : 0);
+  }
+  return trace;
+}
+
+PolicyTrace simulate_policy(const std::vector<unsigned>& needed) {
+  sssp::require_option(needed.size() <= 1000, "runs", "at most 1000", needed.size());
+  for (const unsigned n : needed) sssp::require_option(n != 0 && n <= 10000000, "needed", "1..10^7", n);
+  LaunchPolicy policy;
+  PolicyTrace trace;
+  for (unsigned run = 0; run < needed.size(); ++run) simulate_run(policy, needed[run], run, trace);
+  return trace;
+}
+
 struct LocalitySssp::Impl {
   Options options;
   vertex_t n;
@@ -278,11 +472,8 @@ struct LocalitySssp::Impl {
   // The index of the last launch that set a flag (launches count from 1).
   sssp::cuda::DeviceWord<unsigned> last_flagging_launch;
   sssp::cuda::Stream stream;  // a CUDA Graph is captured from a non-default stream
-  unsigned learned_blind = 0;
-  bool learned_any = false;
-  // The captured blind launches, for graph_launches of them.
-  cudaGraphExec_t graph_exec = nullptr;
-  unsigned graph_launches = 0;
+  LaunchPolicy policy;        // task 5: N and the batches, when options.blind_launches is kLearnBlindLaunches
+  BlindGraph blind_graph;     // task 4: the blind launches, when options.cuda_graph
 
   Impl(const CsrGraph& g, Options o)
       : options((validate(o), o)),
@@ -297,9 +488,7 @@ struct LocalitySssp::Impl {
 
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
-  ~Impl() {
-    if (graph_exec != nullptr) cudaGraphExecDestroy(graph_exec);
-  }
+  ~Impl() = default;
 
   static void require_memory(const CsrGraph& g, std::uint64_t padded) {
     const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<dist_t>(g.num_vertices()) +
@@ -307,8 +496,28 @@ struct LocalitySssp::Impl {
     sssp::cuda::require_free_memory(bytes, "lab 07 on " + sssp::describe(g));
   }
 
+  [[nodiscard]] bool learning() const { return options.blind_launches == kLearnBlindLaunches; }
+
+  // N: the fixed one, or the policy's, checked against its contract.
   [[nodiscard]] unsigned blind_launches() const {
-    return options.blind_launches == kLearnBlindLaunches ? learned_blind : options.blind_launches;
+    if (!learning()) return options.blind_launches;
+    return policy_answer(policy.first_batch(), 0, "first_batch");
+  }
+
+  // The batch after a look that found the latest launch flagged: one launch
+  // with a fixed N (the paper's Algorithm 6), else the policy's.
+  [[nodiscard]] unsigned next_batch(const Look& look) {
+    if (!learning()) return 1;
+    return policy_answer(policy.next_batch(look), 1, "next_batch");
+  }
+
+  static unsigned policy_answer(unsigned answer, unsigned lowest, const char* what) {
+    if (answer < lowest || answer > kMaxBatch) {
+      throw sssp::InputError(std::string("task 5: LaunchPolicy::") + what + " returned " + std::to_string(answer) +
+                             "; its contract allows " + std::to_string(lowest) + " to kMaxBatch (" +
+                             std::to_string(kMaxBatch) + ")");
+    }
+    return answer;
   }
 
   // Enqueues relaxation launch number `launch` (from 1): odd launches read
@@ -330,16 +539,6 @@ struct LocalitySssp::Impl {
     ++work.kernel_launches;
     ++work.iterations;
   }
-
-  // Enqueues launches 1..count as one CUDA Graph, captured once per count.
-  void launch_blind_graph(unsigned count, Counters& work) {
-    // TODO(task 4): on return, launches 1 .. count of launch_relax are queued
-    // on `stream` as one CUDA Graph (graph_exec), built again only when count
-    // differs from the last build (graph_launches), and `work` counts them as
-    // if they were launched one by one. Every CUDA call checked; read the
-    // handout's warnings on what may and may not happen during a capture.
-    SSSP_TODO(7, 4, "the blind launches as one CUDA Graph");
-  }
 };
 
 LocalitySssp::LocalitySssp(const CsrGraph& graph, Options options) : impl_(std::make_unique<Impl>(graph, options)) {}
@@ -350,8 +549,22 @@ unsigned LocalitySssp::next_blind_launches() const { return impl_->blind_launche
 
 SsspResult LocalitySssp::run(vertex_t source) {
   Impl& s = *impl_;
+  // What task 3's driver drives in the solver: the real launches, graph and look.
+  struct SolverLaunches {
+    Impl& s;
+    [[nodiscard]] unsigned first_batch() const { return s.blind_launches(); }
+    [[nodiscard]] unsigned next_batch(const Look& look) { return s.next_batch(look); }
+    [[nodiscard]] bool cuda_graph() const { return s.options.cuda_graph; }
+    void launch(unsigned i, Counters& work) { s.launch_relax(i, work); }
+    void launch_graph(unsigned count, Counters& work) {
+      launch_blind_graph(s.blind_graph, s.stream.get(), count, work,
+                         [this](unsigned i, Counters& captured) { s.launch_relax(i, captured); });
+    }
+    [[nodiscard]] unsigned look() { return s.last_flagging_launch.read(s.stream.get()); }
+  };
   cudaStream_t stream = s.stream.get();
   unsigned needed = 0;  // launches this run needed: the last that flagged anything, plus the one that found quiet
+  unsigned queued = 0;  // launches this run queued: needed or more
   SsspResult result = sssp::cuda::timed_run<dist_t>(
       device_todo(), source, s.n,
       [&](Counters& work) -> DeviceBuffer<dist_t>& {
@@ -360,23 +573,15 @@ SsspResult LocalitySssp::run(vertex_t source) {
             s.block_work.device(), s.grid);
         SSSP_CUDA_CHECK_LAUNCH();
         ++work.kernel_launches;
-        unsigned last_flagging = 0;
-        // TODO(task 3): on return, the relaxation has run to a launch that
-        // flagged nothing: first s.blind_launches() launches (at least one;
-        // numbered from 1; as one graph when s.options.cuda_graph) with no
-        // look between them; then a look (s.last_flagging_launch, a host
-        // sync counted in work) after the latest launch, and one more launch
-        // each time the latest one flagged something. Argue: why is a launch
-        // that flags nothing enough to stop, and what does a look cost?
-        SSSP_TODO(7, 3, "N blind launches, then one look per launch until a launch flags nothing");
-        needed = last_flagging + 1;
+        SolverLaunches launches{s};
+        needed = drive_launches(launches, work) + 1;
+        queued = static_cast<unsigned>(work.iterations);
         return s.dist;
       },
       stream);
   s.block_work.add_to(result.counters, stream);  // after the timed part, like the distances
-  // The paper fixes N offline as the fewest launches seen; the solver learns it the same way.
-  s.learned_blind = s.learned_any ? std::min(s.learned_blind, needed) : needed;
-  s.learned_any = true;
+  // The paper fixes N offline from pre-runs; the policy learns it from every run.
+  if (s.learning()) s.policy.finished(needed, queued);
   return result;
 }
 

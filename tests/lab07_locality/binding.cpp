@@ -14,6 +14,16 @@ inline auto rpc_fields(WaveResult& r) { return std::tie(r.dist, r.next_flags, r.
 inline auto rpc_fields(FlagLaunchResult& r) {
   return std::tie(r.flags, r.started_by, r.starts, r.expanded, r.arcs, r.flagged);
 }
+inline auto rpc_fields(DriverScript& s) { return std::tie(s.needed, s.first_batch, s.batches, s.cuda_graph); }
+inline auto rpc_fields(DriverTrace& t) {
+  return std::tie(t.launches, t.graph_calls, t.graph_count, t.look_after, t.asked_queued, t.asked_last, t.iterations,
+                  t.kernel_launches, t.host_syncs, t.returned, t.runaway);
+}
+inline auto rpc_fields(GraphTrace& t) {
+  return std::tie(t.launch_numbers, t.launch_counts, t.relax_calls, t.captured_calls, t.kernel_launches, t.iterations,
+                  t.graph_launches, t.has_graph);
+}
+inline auto rpc_fields(PolicyTrace& t) { return std::tie(t.first, t.queued, t.looks, t.batches, t.batch_run); }
 
 }  // namespace lab07
 
@@ -24,6 +34,9 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab07::validate", &lab07::validate);
   registry.function("lab07::run_one_wave", &lab07::run_one_wave);
   registry.function("lab07::run_one_flag_launch", &lab07::run_one_flag_launch);
+  registry.function("lab07::run_launch_driver", &lab07::run_launch_driver);
+  registry.function("lab07::run_blind_graph", &lab07::run_blind_graph);
+  registry.function("lab07::simulate_policy", &lab07::simulate_policy);
   registry.constructor<LocalitySssp, const lab07::CsrGraph&, lab07::Options>("lab07::LocalitySssp");
   registry.method("lab07::LocalitySssp::run", &LocalitySssp::run);
   registry.method("lab07::LocalitySssp::next_blind_launches", &LocalitySssp::next_blind_launches);
@@ -43,6 +56,18 @@ FlagLaunchResult run_one_flag_launch(const std::vector<std::uint8_t>& flags, ver
                                      unsigned vertices_per_thread, unsigned block_size) {
   return sssp::rpc::call(&run_one_flag_launch, "lab07::run_one_flag_launch", flags, vertices, vertices_per_thread,
                          block_size);
+}
+
+DriverTrace run_launch_driver(const DriverScript& script) {
+  return sssp::rpc::call(&run_launch_driver, "lab07::run_launch_driver", script);
+}
+
+GraphTrace run_blind_graph(const std::vector<unsigned>& counts) {
+  return sssp::rpc::call(&run_blind_graph, "lab07::run_blind_graph", counts);
+}
+
+PolicyTrace simulate_policy(const std::vector<unsigned>& needed) {
+  return sssp::rpc::call(&simulate_policy, "lab07::simulate_policy", needed);
 }
 
 struct LocalitySssp::Impl {

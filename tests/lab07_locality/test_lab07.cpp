@@ -2,11 +2,16 @@
 // checked against the CPU reference in common/; the graphs attack the
 // correctness argument of the handout (zero-weight cycles, parallel arcs, a
 // vertex lowered after its flag was consumed, k beyond the diameter, vertex
-// counts that are not a multiple of the vertices per thread). Every test
+// counts that are not a multiple of the vertices per thread). Each task also
+// has a checkpoint that runs it alone with given stand-ins for the others:
+// Wave (task 1), FlagWords (task 2), Launches (task 3), BlindGraph (task 4),
+// Policy (task 5). Launches and Policy run on the host; every other test
 // needs a GPU and is skipped, with the reason, without one.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lab07.hpp"
@@ -317,7 +322,339 @@ TEST(FlagWords, WorkAddedUpAndFlaggedIfAnyWaveFlagged) {
   expect_flag_launch(8, {}, 4, 32);
 }
 
-// ------------------------------------------------------------ tasks 1-3 --
+// ---------------------------------------------- task 3 alone: the driver --
+//
+// lab07::run_launch_driver runs task 3's drive_launches on the host with
+// stand-ins for everything it calls (launches that only record their number,
+// task 4's graph, the look, task 5's policy), so these tests grade task 3
+// alone; they need no GPU. The stand-in look returns the largest launch
+// number queued below the script's need.
+
+constexpr const char* kDriverHint =
+    "task 3 (drive_launches in locality_sssp.cu): queue l.first_batch() launches numbered 1, 2, ... "
+    "(with l.launch_graph(count, work) instead when l.cuda_graph() and the count is not 0; at least one "
+    "launch), then loop: last = l.look() (count a host sync); stop when last < the latest launch number; "
+    "else queue l.next_batch(Look{latest, last}) more launches, numbered on; return the last flagging launch";
+
+// What a driver that keeps the contract does with a script.
+lab07::DriverTrace model_driver(const lab07::DriverScript& script) {
+  lab07::DriverTrace t;
+  unsigned launch = script.first_batch;
+  for (unsigned i = 1; i <= launch; ++i) t.launches.push_back(i);
+  if (script.cuda_graph && launch > 0) {
+    t.graph_calls = 1;
+    t.graph_count = launch;
+  }
+  if (launch == 0) t.launches.push_back(++launch);
+  std::size_t answers = 0;
+  while (true) {
+    t.look_after.push_back(launch);
+    const unsigned last = std::min(launch, script.needed - 1);
+    if (last < launch) {
+      t.returned = last;
+      break;
+    }
+    t.asked_queued.push_back(launch);
+    t.asked_last.push_back(last);
+    const unsigned batch = script.batches.empty() ? 1 : script.batches[std::min(answers++, script.batches.size() - 1)];
+    for (unsigned i = 0; i < batch; ++i) t.launches.push_back(++launch);
+  }
+  t.iterations = t.kernel_launches = t.launches.size();
+  t.host_syncs = t.look_after.size();
+  return t;
+}
+
+std::string show_list(const std::vector<unsigned>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size() && i < 12; ++i) out += (i == 0 ? "" : ", ") + std::to_string(values[i]);
+  if (values.size() > 12) out += ", ... (" + std::to_string(values.size()) + " in all)";
+  return "[" + out + "]";
+}
+
+// The first entry where `got` and `want` differ, described.
+void expect_same_list(const std::string& where, const std::string& what, const std::vector<unsigned>& want,
+                      const std::vector<unsigned>& got) {
+  for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    if (i >= want.size() || i >= got.size() || want[i] != got[i]) {
+      ADD_FAILURE() << where << ": " << what << " differ first at entry " << i << ": expected "
+                    << (i < want.size() ? std::to_string(want[i]) : std::string("none (the list ends)")) << ", got "
+                    << (i < got.size() ? std::to_string(got[i]) : std::string("none (the list ends)"))
+                    << "\n  expected " << show_list(want) << "\n  got      " << show_list(got)
+                    << "\nhint: " << kDriverHint;
+      return;
+    }
+  }
+}
+
+void expect_driver(const lab07::DriverScript& script) {
+  std::string batches = script.batches.empty() ? std::string("always 1") : show_list(script.batches);
+  const std::string where = "driver with a run that needs " + std::to_string(script.needed) +
+                            " launches, first batch " + std::to_string(script.first_batch) + ", next batches " +
+                            batches + (script.cuda_graph ? ", CUDA Graph on" : "");
+  const lab07::DriverTrace got = lab07::run_launch_driver(script);
+  ASSERT_FALSE(got.runaway) << where << ": the driver did not stop (" << got.launches.size() << " launches, "
+                            << got.look_after.size() << " looks)\nhint: " << kDriverHint;
+  const lab07::DriverTrace want = model_driver(script);
+  expect_same_list(where, "the launch numbers queued, in order", want.launches, got.launches);
+  expect_same_list(where, "the launches queued before each look", want.look_after, got.look_after);
+  expect_same_list(where, "the Look.queued of each next_batch call", want.asked_queued, got.asked_queued);
+  expect_same_list(where, "the Look.last_flagging of each next_batch call", want.asked_last, got.asked_last);
+  EXPECT_EQ(got.graph_calls, want.graph_calls)
+      << where << ": calls of l.launch_graph (one for a first batch of at least one launch with the CUDA Graph "
+      << "on, else none)\nhint: " << kDriverHint;
+  EXPECT_EQ(got.graph_count, want.graph_count) << where << ": the count given to l.launch_graph\nhint: " << kDriverHint;
+  EXPECT_EQ(got.returned, want.returned) << where << ": the driver returns the last launch that flagged (the last "
+                                         << "look's answer)\nhint: " << kDriverHint;
+  EXPECT_EQ(got.host_syncs, want.host_syncs) << where << ": work.host_syncs counts every look\nhint: " << kDriverHint;
+  EXPECT_EQ(got.iterations, want.iterations) << where << ": work.iterations (counted by the launches)";
+}
+
+// With one launch per look (no batches): the need 1 (the source's own wave
+// flags nothing) ends after one launch and one look; a need of 10 with N = 0,
+// 4, 10 and 25 queues 1..10 (1..25) and looks 10, 7, 1 and 1 times.
+TEST(Launches, BlindBatchThenALookPerLaunch) {
+  expect_driver({1, 0, {}, false});
+  expect_driver({10, 0, {}, false});
+  expect_driver({10, 4, {}, false});
+  expect_driver({10, 10, {}, false});
+  expect_driver({10, 25, {}, false});
+  expect_driver({300, 75, {}, false});
+}
+
+// Batches from the policy: need 20, N = 3, then batches 2, 5, 100: launches
+// 1..3, a look, 4..5, a look, 6..10, a look, 11..110, a look that finds it
+// quiet. With the CUDA Graph on, the first batch (and only it) goes to
+// l.launch_graph; with N = 0 the graph is not used at all.
+TEST(Launches, PolicyBatchesAndTheGraph) {
+  expect_driver({20, 3, {2, 5, 100}, false});
+  expect_driver({20, 0, {3}, false});
+  expect_driver({1000, 1, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}, false});
+  expect_driver({20, 8, {}, true});
+  expect_driver({20, 8, {4, 7}, true});
+  expect_driver({20, 0, {}, true});
+  expect_driver({5, 30, {}, true});
+}
+
+// ---------------------------------------- task 4 alone: the CUDA Graph --
+//
+// lab07::run_blind_graph calls task 4's launch_blind_graph with a stand-in
+// for launch_relax whose kernel only logs its launch number, so these tests
+// grade task 4 alone.
+
+constexpr const char* kGraphHint =
+    "task 4 (launch_blind_graph in locality_sssp.cu): when graph.exec is null or graph.launches differs "
+    "from count, destroy the old graph, capture launch_relax(1..count, a throw-away Counters) between "
+    "cudaStreamBeginCapture and cudaStreamEndCapture on `stream`, instantiate it into graph.exec and set "
+    "graph.launches; then cudaGraphLaunch it on `stream` and add count to work.kernel_launches and "
+    "work.iterations";
+
+void expect_graph_calls(const std::vector<unsigned>& counts) {
+  const std::string where = "task 4 called with counts " + show_list(counts) + " in turn on one BlindGraph";
+  const lab07::GraphTrace got = lab07::run_blind_graph(counts);
+  ASSERT_EQ(got.launch_counts.size(), counts.size()) << where;
+  std::size_t at = 0;
+  unsigned built_for = 0;  // the count of the graph a correct task 4 holds
+  for (std::size_t call = 0; call < counts.size(); ++call) {
+    const unsigned count = counts[call];
+    const std::string which = where + ", call " + std::to_string(call) + " (count " + std::to_string(count) + ")";
+    const bool rebuild = call == 0 || built_for != count;
+    std::vector<unsigned> ran(got.launch_numbers.begin() + static_cast<std::ptrdiff_t>(at),
+                              got.launch_numbers.begin() + static_cast<std::ptrdiff_t>(at + got.launch_counts[call]));
+    at += got.launch_counts[call];
+    std::vector<unsigned> want(count);
+    for (unsigned i = 0; i < count; ++i) want[i] = i + 1;
+    if (ran != want) {
+      ADD_FAILURE() << which << ": the GPU ran launches " << show_list(ran) << ", expected " << show_list(want)
+                    << " (each once, in order)\nhint: " << kGraphHint;
+    }
+    if (rebuild) {
+      EXPECT_EQ(got.relax_calls[call], count)
+          << which << ": a new count is captured anew: launch_relax called once per launch\nhint: " << kGraphHint;
+      EXPECT_EQ(got.captured_calls[call], got.relax_calls[call])
+          << which << ": every launch_relax call must come while the stream is being captured (between "
+          << "cudaStreamBeginCapture and cudaStreamEndCapture), so that its kernel goes into the graph, not "
+          << "straight to the GPU\nhint: " << kGraphHint;
+    } else {
+      EXPECT_EQ(got.relax_calls[call], 0u) << which << ": the same count as the graph held: replay it "
+                                           << "(cudaGraphLaunch), do not capture it again\nhint: " << kGraphHint;
+    }
+    EXPECT_EQ(got.kernel_launches[call], count)
+        << which
+        << ": work.kernel_launches counts the graph's launches as if launched one by one\nhint: " << kGraphHint;
+    EXPECT_EQ(got.iterations[call], count) << which << ": work.iterations likewise\nhint: " << kGraphHint;
+    EXPECT_EQ(got.graph_launches[call], count) << which << ": graph.launches is the count of the graph held";
+    EXPECT_EQ(got.has_graph[call], 1u) << which << ": graph.exec holds the instantiated graph after the call";
+    built_for = count;
+  }
+}
+
+// One call of each count: the graph is captured and then launched.
+TEST(BlindGraph, CapturesTheLaunchesInOrder) {
+  SSSP_REQUIRE_GPU();
+  expect_graph_calls({1});
+  expect_graph_calls({5});
+  expect_graph_calls({75});
+  expect_graph_calls({1024});
+}
+
+// 5, 5, 5, 7, 7, 5: captured for 5, replayed twice, captured for 7,
+// replayed, captured for 5 again (only the last build is kept).
+TEST(BlindGraph, ReplaysWhileTheCountStays) {
+  SSSP_REQUIRE_GPU();
+  expect_graph_calls({5, 5, 5, 7, 7, 5});
+  expect_graph_calls({300, 300, 1, 1, 300});
+}
+
+// ------------------------------------ task 5 alone: the launch policy --
+//
+// lab07::simulate_policy runs task 5's LaunchPolicy through runs of given
+// needs, exactly as task 3's driver would, on the host: no GPU, no other
+// task. Each test is one clause of the contract in launch_policy.hpp.
+
+constexpr const char* kPolicyHint =
+    "task 5 (LaunchPolicy in launch_policy.hpp): the contract in the handout; each run needs `needed` "
+    "launches (its last flagging launch + 1); a launch past it costs a scan of the flags, a look a host "
+    "round trip. Learn N from the runs finished, and after a look that finds the latest launch flagged, "
+    "grow the batches so that the looks stay logarithmic";
+
+std::string show_needs(const std::vector<unsigned>& needed) { return "runs needing " + show_list(needed); }
+
+unsigned log2_ceil(unsigned x) {
+  unsigned bits = 0;
+  while ((1ull << bits) < x) ++bits;
+  return bits;
+}
+
+// Every answer of the policy within the contract's bounds.
+void expect_in_bounds(const std::vector<unsigned>& needed, const lab07::PolicyTrace& got) {
+  for (std::size_t run = 0; run < got.first.size(); ++run) {
+    if (got.first[run] > lab07::kMaxBatch) {
+      ADD_FAILURE() << show_needs(needed) << ": run " << run << ": first_batch() returned " << got.first[run]
+                    << ", above kMaxBatch (" << lab07::kMaxBatch << ")\nhint: " << kPolicyHint;
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < got.batches.size(); ++i) {
+    if (got.batches[i] == 0 || got.batches[i] > lab07::kMaxBatch) {
+      ADD_FAILURE() << show_needs(needed) << ": run " << got.batch_run[i] << ": next_batch() returned "
+                    << got.batches[i] << ", outside 1 .. kMaxBatch (" << lab07::kMaxBatch << ")\nhint: " << kPolicyHint;
+      return;
+    }
+  }
+}
+
+lab07::PolicyTrace simulate(const std::vector<unsigned>& needed) {
+  lab07::PolicyTrace got = lab07::simulate_policy(needed);
+  EXPECT_EQ(got.queued.size(), needed.size()) << show_needs(needed) << ": one entry per run";
+  expect_in_bounds(needed, got);
+  return got;
+}
+
+// Runs r .. r + count - 1 of `got` look once and queue exactly n.
+void expect_exact(const std::vector<unsigned>& needed, const lab07::PolicyTrace& got, std::size_t from,
+                  const std::string& clause) {
+  for (std::size_t run = from; run < needed.size() && run < got.queued.size(); ++run) {
+    if (got.looks[run] != 1 || got.queued[run] != needed[run]) {
+      ADD_FAILURE() << show_needs(needed) << ": run " << run << " (needing " << needed[run] << "): expected 1 look "
+                    << "and " << needed[run] << " launches (" << clause << "), got " << got.looks[run] << " looks and "
+                    << got.queued[run] << " launches (first_batch() " << got.first[run] << ")\nhint: " << kPolicyHint;
+      return;
+    }
+  }
+}
+
+// A deterministic need in [a, b] for run i.
+std::vector<unsigned> needs_between(unsigned a, unsigned b, unsigned runs, unsigned seed) {
+  std::vector<unsigned> needed;
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (unsigned i = 0; i < runs; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    needed.push_back(a + static_cast<unsigned>((x >> 33) % (b - a + 1)));
+  }
+  return needed;
+}
+
+// Bounds on every answer, over needs of every shape (constant, rising,
+// falling, random, 1, the largest).
+TEST(Policy, AnswersStayWithinBounds) {
+  std::vector<unsigned> rising;
+  std::vector<unsigned> falling;
+  for (unsigned i = 1; i <= 200; ++i) {
+    rising.push_back(i * 37);
+    falling.push_back(8000 - i * 37);
+  }
+  for (const auto& needed : {std::vector<unsigned>(20, 1), rising, falling, needs_between(1, 5000, 100, 3),
+                             std::vector<unsigned>{10000000, 1, 10000000, 2}}) {
+    (void)simulate(needed);
+  }
+}
+
+// Cold start: a fresh policy's only run, needing n, looks at most
+// 2 ceil(log2 n) + 2 times and queues at most 2n + 1 launches.
+TEST(Policy, FirstRunFindsTheEndInFewLooks) {
+  for (const unsigned n : {1u, 2u, 3u, 75u, 1000u, 4097u, 60000u, 16 * lab07::kMaxBatch}) {
+    const std::vector<unsigned> needed = {n};
+    const lab07::PolicyTrace got = simulate(needed);
+    ASSERT_EQ(got.looks.size(), 1u);
+    EXPECT_LE(got.looks[0], 2 * log2_ceil(n) + 2)
+        << "a fresh policy, one run needing " << n << " launches: at most 2 ceil(log2 n) + 2 = " << 2 * log2_ceil(n) + 2
+        << " looks (first_batch() " << got.first[0] << ", next batches " << show_list(got.batches)
+        << ")\nhint: " << kPolicyHint;
+    EXPECT_LE(got.queued[0], 2ull * n + 1)
+        << "a fresh policy, one run needing " << n << " launches: at most 2n + 1 = " << 2ull * n + 1
+        << " launches queued (first_batch() " << got.first[0] << ", next batches " << show_list(got.batches)
+        << ")\nhint: " << kPolicyHint;
+  }
+}
+
+// Steady need (n <= kMaxBatch): every run after the first looks once and
+// queues exactly n.
+TEST(Policy, LearnsAConstantNeed) {
+  for (const unsigned n : {1u, 2u, 75u, 3000u, lab07::kMaxBatch}) {
+    const std::vector<unsigned> needed(6, n);
+    expect_exact(needed, simulate(needed), 1, "a steady need: learned after the first run");
+  }
+}
+
+// Varying need in [a, b]: each run after the first 8 looks at most
+// 2 ceil(log2(b - a + 1)) + 3 times and queues at most needed + 2(b - a) + 1.
+TEST(Policy, VaryingNeedsFewLooksLittleOvershoot) {
+  const std::vector<std::pair<unsigned, unsigned>> ranges = {{900, 1100}, {50, 3000}, {2000, 2050}, {1, 40}};
+  for (unsigned r = 0; r < ranges.size(); ++r) {
+    const auto [a, b] = ranges[r];
+    const std::vector<unsigned> needed = needs_between(a, b, 60, r + 1);
+    const lab07::PolicyTrace got = simulate(needed);
+    const unsigned max_looks = 2 * log2_ceil(b - a + 1) + 3;
+    for (std::size_t run = 8; run < needed.size() && run < got.looks.size(); ++run) {
+      if (got.looks[run] > max_looks || got.queued[run] > needed[run] + 2ull * (b - a) + 1) {
+        ADD_FAILURE() << "60 runs needing between " << a << " and " << b << " launches (" << show_list(needed)
+                      << "): run " << run << " (needing " << needed[run] << ") looked " << got.looks[run]
+                      << " times (at most " << max_looks << ") and queued " << got.queued[run] << " launches (at most "
+                      << needed[run] + 2ull * (b - a) + 1 << "); first_batch() " << got.first[run]
+                      << "\nhint: " << kPolicyHint;
+        break;
+      }
+    }
+  }
+}
+
+// A lasting change: a rise from 100 to 1000 is learned by the 9th run of the
+// new need; after a fall from 1000 to 100 the first run queues at most 1000
+// and the later ones exactly 100 with one look.
+TEST(Policy, FollowsALastingChange) {
+  std::vector<unsigned> rise(10, 100);
+  rise.insert(rise.end(), 20, 1000);
+  expect_exact(rise, simulate(rise), 10 + 8, "a rise, learned from the 9th run of the new need on");
+  std::vector<unsigned> fall(10, 1000);
+  fall.insert(fall.end(), 10, 100);
+  const lab07::PolicyTrace got = simulate(fall);
+  ASSERT_EQ(got.queued.size(), fall.size());
+  EXPECT_LE(got.queued[10], 1000u) << show_needs(fall) << ": run 10, the first after the fall, may queue no more "
+                                   << "than the runs before it needed (1000)\nhint: " << kPolicyHint;
+  expect_exact(fall, got, 11, "a fall, learned from the second run of the new need on");
+}
+
+// ------------------------------------------------------------ tasks 1-3 and 5 --
 
 TEST(LocalitySssp, TinyHandCheckedGraphs) {
   SSSP_REQUIRE_GPU();

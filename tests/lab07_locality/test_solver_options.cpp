@@ -81,6 +81,23 @@ TEST(Lab07Checkpoints, BadArgumentsAreNamed) {
   expect_refused_call([&] { return lab07::run_one_flag_launch(padding_set, 7, 4, 32); }, "padding flag 7");
 }
 
+// Tasks 3 to 5's checkpoints (run_launch_driver, run_blind_graph,
+// simulate_policy) check their arguments before any task or GPU work too.
+TEST(Lab07Checkpoints, DriverGraphAndPolicyRefuseBadArguments) {
+  expect_refused_call([] { return lab07::run_launch_driver({0, 0, {}, false}); }, "needed");
+  expect_refused_call([] { return lab07::run_launch_driver({100001, 0, {}, false}); }, "needed");
+  expect_refused_call([] { return lab07::run_launch_driver({5, lab07::kMaxBatch + 1, {}, false}); }, "first batch");
+  expect_refused_call([] { return lab07::run_launch_driver({5, 0, {1, 0}, false}); }, "batch");
+  expect_refused_call([] { return lab07::run_launch_driver({5, 0, std::vector<unsigned>(65, 1), false}); }, "batches");
+  expect_refused_call([] { return lab07::run_blind_graph({}); }, "counts");
+  expect_refused_call([] { return lab07::run_blind_graph(std::vector<unsigned>(17, 1)); }, "counts");
+  expect_refused_call([] { return lab07::run_blind_graph({5, 0}); }, "count");
+  expect_refused_call([] { return lab07::run_blind_graph({1025}); }, "count");
+  expect_refused_call([] { return lab07::simulate_policy({3, 0}); }, "needed");
+  expect_refused_call([] { return lab07::simulate_policy({10000001}); }, "needed");
+  expect_refused_call([] { return lab07::simulate_policy(std::vector<unsigned>(1001, 1)); }, "runs");
+}
+
 TEST(Lab07Memory, TooLargeForTheGpuSaysBytesNeededAndFree) {
   SSSP_REQUIRE_GPU();
   const std::size_t total = sssp::cuda::query_device().global_memory;

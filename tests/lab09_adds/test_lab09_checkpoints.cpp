@@ -26,6 +26,239 @@ using lab09::ChunkEndState;
 using lab09::HeadCheckpoint;
 using lab09::HeadState;
 
+using lab09::RelaxCheckpoint;
+using lab09::RelaxState;
+using sssp::vertex_t;
+
+constexpr const char* kRelaxHint =
+    "hint: task 4 (relax_and_route in adds.cu): lower dist[w] with sssp::cuda::atomic_min_dist and go on only if "
+    "the old value it returns was above the offer; then b = route.bucket_of(offer, c.head_lo, c.delta, c.head, "
+    "r.buckets_used), keep w in the block's list (keep_local) if b is c.local_bucket and keep_local returns true, "
+    "else route.publish(r, w, b). A losing offer, an equal one included, does nothing more";
+
+// ------------------------------------------------------------ task 4 --
+
+std::string list_text(const std::vector<unsigned>& values) {
+  std::ostringstream text;
+  text << "[";
+  for (std::size_t i = 0; i < values.size(); ++i) text << (i ? ", " : "") << values[i];
+  text << "]";
+  return text.str();
+}
+
+// A case of task 4's checkpoint, and whether the list has room for every
+// offer into the local bucket (then none of them may be published).
+struct RelaxCase {
+  RelaxState state;
+  bool room;
+  const char* what;
+};
+
+std::string relax_text(const RelaxCase& c) {
+  std::ostringstream text;
+  text << c.what << " (" << c.state.targets.size() << " threads, one offer each, to " << c.state.dist.size()
+       << " vertices; local bucket ";
+  if (c.state.local_bucket == lab09::kBuckets) {
+    text << "none";
+  } else {
+    text << c.state.local_bucket;
+  }
+  text << ", local_items " << c.state.local_items << "; the stand-in bucket_of puts an offer in bucket (offer / 10) "
+       << "mod 32)";
+  return text.str();
+}
+
+std::string dist_text(dist_t d) { return d == sssp::kInfinity ? std::string("infinity") : std::to_string(d); }
+
+// The first thing wrong with what relax_and_route left, or "".
+std::string relax_problem(const RelaxCase& c, const RelaxCheckpoint& got) {
+  const RelaxState& s = c.state;
+  const std::string where = relax_text(c) + ": ";
+  std::ostringstream out;
+  if (got.dist.size() != s.dist.size() || got.published.size() != got.published_bucket.size()) {
+    return where + "the checkpoint returned the wrong shape";
+  }
+  const std::size_t n = s.dist.size();
+  std::vector<std::vector<dist_t>> offers(n);
+  for (std::size_t t = 0; t < s.targets.size(); ++t) offers[s.targets[t]].push_back(s.offers[t]);
+  std::vector<std::vector<unsigned>> published(n);
+  std::vector<unsigned> kept(n, 0);
+  for (std::size_t i = 0; i < got.published.size(); ++i) {
+    if (got.published[i] >= n)
+      return where + "publish was called for vertex " + std::to_string(got.published[i]) +
+             ", which no thread offered to\n" + kRelaxHint;
+    published[got.published[i]].push_back(got.published_bucket[i]);
+  }
+  for (const vertex_t v : got.kept) {
+    if (v >= n)
+      return where + "the block's list holds " + std::to_string(v) + ", which no thread offered to\n" + kRelaxHint;
+    ++kept[v];
+  }
+  for (vertex_t v = 0; v < n; ++v) {
+    dist_t best = s.dist[v];
+    std::size_t winners = 0;  // offers below dist[v] before the call: each may win, in some order
+    for (const dist_t o : offers[v]) {
+      best = std::min(best, o);
+      winners += o < s.dist[v] ? 1 : 0;
+    }
+    const std::string vertex = "vertex " + std::to_string(v) + " (dist " + dist_text(s.dist[v]) + " before, " +
+                               std::to_string(offers[v].size()) + " offers, the smallest " +
+                               (offers[v].empty() ? std::string("none") : dist_text(best)) + ")";
+    if (got.dist[v] != best) {
+      out << where << vertex << ": dist is " << dist_text(got.dist[v]) << " after the call (expected "
+          << dist_text(best) << ", got " << dist_text(got.dist[v])
+          << "): it drops to the smallest offer below it, by an atomic minimum, and never rises\n"
+          << kRelaxHint;
+      return out.str();
+    }
+    const std::size_t routed = kept[v] + published[v].size();
+    if (winners == 0) {
+      if (routed != 0) {
+        out << where << vertex << ": no offer is below its distance, yet it was kept " << kept[v]
+            << " times and published " << published[v].size()
+            << " times (expected neither): an offer that does not win, an equal one included, owes no expansion "
+               "(with zero-weight cycles, routing equal offers never ends)\n"
+            << kRelaxHint;
+        return out.str();
+      }
+      continue;
+    }
+    if (routed == 0) {
+      out << where << vertex << ": its distance dropped to " << dist_text(best)
+          << ", but it was neither kept in the block's list nor published (expected one of them): whoever lowers "
+             "dist[w] owes an expansion of w, or its improvement is never offered on\n"
+          << kRelaxHint;
+      return out.str();
+    }
+    if (routed > winners) {
+      out << where << vertex << ": it was kept " << kept[v] << " times and published " << published[v].size()
+          << " times, but only " << winners
+          << " offers are below its distance before the call (expected at most one route per winning offer)\n"
+          << kRelaxHint;
+      return out.str();
+    }
+    const unsigned final_bucket = lab09::checkpoint_bucket(best);
+    const bool final_kept = final_bucket == s.local_bucket && kept[v] != 0;
+    const bool final_published =
+        std::find(published[v].begin(), published[v].end(), final_bucket) != published[v].end();
+    if (!final_kept && !final_published) {
+      out << where << vertex << ": its final distance " << best << " belongs in bucket " << final_bucket
+          << (final_bucket == s.local_bucket ? " (the chunk's local bucket)" : "")
+          << ", but no copy went there (published into buckets " << list_text(published[v]) << ", kept " << kept[v]
+          << " times): the winner routes w into the bucket of its own offer, route.bucket_of(offer, ...)\n"
+          << kRelaxHint;
+      return out.str();
+    }
+    for (const unsigned b : published[v]) {
+      bool some_offer = false;
+      for (const dist_t o : offers[v]) some_offer = some_offer || (o < s.dist[v] && lab09::checkpoint_bucket(o) == b);
+      if (!some_offer) {
+        out << where << vertex << ": it was published into bucket " << b
+            << ", which is the bucket of none of its winning offers (expected route.bucket_of(offer, ...) of the "
+               "offer that won)\n"
+            << kRelaxHint;
+        return out.str();
+      }
+      if (c.room && b == s.local_bucket) {
+        out << where << vertex << ": it was published into bucket " << b
+            << ", the chunk's local bucket, while the block's list had room (expected it kept there, by "
+               "keep_local): a published item waits for the manager, and is expanded again more often\n"
+            << kRelaxHint;
+        return out.str();
+      }
+    }
+    if (kept[v] != 0 && s.local_bucket == lab09::kBuckets) {
+      out << where << vertex << ": it was kept in the block's list, but the chunk has no local bucket (expected it "
+          << "published)\n"
+          << kRelaxHint;
+      return out.str();
+    }
+  }
+  return "";
+}
+
+RelaxState relax_state(std::size_t vertices, unsigned local_bucket, unsigned local_items) {
+  RelaxState s;
+  s.dist.assign(vertices, sssp::kInfinity);
+  s.local_bucket = local_bucket;
+  s.local_items = local_items;
+  return s;
+}
+
+void offer(RelaxState& s, vertex_t w, dist_t o) {
+  s.targets.push_back(w);
+  s.offers.push_back(o);
+}
+
+// One offer per vertex, 256 threads: vertices never reached, offers below,
+// equal to and above dist, into the local bucket (5: distances 50 to 59
+// under the stand-in) and others.
+RelaxState one_offer_each(unsigned local_bucket, unsigned local_items) {
+  RelaxState s = relax_state(256, local_bucket, local_items);
+  for (vertex_t v = 0; v < 256; ++v) {
+    const dist_t o = 30 + (v * 7) % 60;  // buckets 3 to 8
+    switch (v % 4) {
+      case 0: break;                           // never reached: the offer wins
+      case 1: s.dist[v] = o + 5; break;        // the offer wins
+      case 2: s.dist[v] = o; break;            // an equal offer: nothing
+      default: s.dist[v] = o > 3 ? o - 3 : 0;  // a larger offer: nothing
+    }
+    offer(s, v, o);
+  }
+  return s;
+}
+
+// 1024 offers to vertex 0 and 1024 to nothing else: 32 warp steps of
+// decreasing offers, the smallest of each step in lane 0 or 31.
+RelaxState many_offers_to_one(bool smallest_first) {
+  RelaxState s = relax_state(2, lab09::kBuckets, 4096);
+  s.dist[1] = 7;
+  for (unsigned t = 0; t < 1024; ++t) {
+    const dist_t lane = t % 32;
+    offer(s, 0, 1000000 - 1000 * (t / 32) + (smallest_first ? lane : 31 - lane));
+  }
+  return s;
+}
+
+// 600 vertices improved into the local bucket (distances 50 to 59) with a
+// list of 32 slots: most must be published there instead.
+RelaxState list_overflows() {
+  RelaxState s = relax_state(600, 5, 32);
+  for (vertex_t v = 0; v < 600; ++v) offer(s, v, 50 + v % 10);
+  return s;
+}
+
+// Task 4's checkpoint: each thread calls relax_and_route once, with
+// stand-ins for bucket_of (checkpoint_bucket) and publish (it records): a
+// winning offer lowers dist by an atomic minimum and routes w once, kept in
+// the block's list when it falls in the local bucket and the list has room,
+// else published into its own offer's bucket; a losing or equal offer does
+// nothing more.
+TEST(Checkpoint, RelaxAndRouteRoutesEveryWinnerOnce) {
+  SSSP_REQUIRE_GPU();
+  const std::vector<RelaxCase> cases = {
+      {one_offer_each(5, 4096), true, "one offer per vertex, the list with room"},
+      {one_offer_each(lab09::kBuckets, 4096), true, "one offer per vertex, no local bucket"},
+      {one_offer_each(5, 0), false, "one offer per vertex, no list (local_items 0)"},
+      {many_offers_to_one(true), true, "1024 offers to vertex 0, the smallest of each warp step in lane 0"},
+      {many_offers_to_one(false), true, "1024 offers to vertex 0, the smallest of each warp step in lane 31"},
+      {list_overflows(), false, "600 improvements into the local bucket, a list of 32 slots"},
+  };
+  for (const RelaxCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    const std::string problem = relax_problem(c, lab09::checkpoint_relax_and_route(c.state));
+    if (!problem.empty()) ADD_FAILURE() << problem;
+  }
+  // Some of them kept: the list is used at all.
+  const RelaxCase& with_room = cases.front();
+  const RelaxCheckpoint got = lab09::checkpoint_relax_and_route(with_room.state);
+  EXPECT_FALSE(got.kept.empty()) << relax_text(with_room)
+                                 << ": nothing was kept in the block's list (expected the winners of bucket 5)\n"
+                                 << kRelaxHint;
+}
+
+// ------------------------------------------------------------ task 6 --
+
 constexpr const char* kChunkEndHint =
     "hint: task 6 (report_chunk_complete in chunk_tasks.cuh): every thread of the block resets its share of the "
     "slots the chunk used (part p's first min(pushed[p], local.part), p = 0 to 31) to kUnwritten and calls "
@@ -38,14 +271,6 @@ constexpr const char* kHeadHint =
     "is, head = (head + 1) % kBuckets, head_lo += delta (the delta the retired bucket was cut with), ++switches, "
     "and with r.dynamic_delta, when switches becomes a multiple of kSwitchesPerDecision, delta = adapt_delta(...) "
     "called by the whole warp; at most one turn of the queue";
-
-std::string list_text(const std::vector<unsigned>& values) {
-  std::ostringstream text;
-  text << "[";
-  for (std::size_t i = 0; i < values.size(); ++i) text << (i ? ", " : "") << values[i];
-  text << "]";
-  return text.str();
-}
 
 std::string word_text(unsigned long long word) {
   if (word == lab09::kIdleWord) return "kIdle";
@@ -349,43 +574,63 @@ TEST(Checkpoint, HeadMovesPastEmptyBuckets) {
 
 // The head stays: every bucket is empty (the queue holds nothing); the head
 // is handed out to the end but a chunk of it is still in flight (cwc <
-// resv); the head has slots not yet handed out (read < resv).
+// resv); the head has slots not yet handed out (read < resv). And the head
+// stops at such a bucket: an empty head moves on one bucket, to a bucket
+// that holds work in one of those ways, and stays there (a body that
+// never moves the head fails these).
 TEST(Checkpoint, HeadStaysWhileItsBucketHoldsWork) {
   SSSP_REQUIRE_GPU();
   struct Case {
     HeadState state;
+    unsigned moves;
     const char* why;
   };
   std::vector<Case> cases;
   {
     HeadState s = head_state(7, 500, 50, 3);
     with_bucket(with_bucket(s, 7, 40, 40, 40), 20, 8, 8, 8);
-    cases.push_back({s, "every bucket is empty: the queue holds nothing, and the run is about to end"});
+    cases.push_back({s, 0, "every bucket is empty: the queue holds nothing, and the run is about to end"});
   }
   {
     HeadState s = head_state(7, 500, 50, 3);
     with_bucket(with_bucket(with_bucket(s, 7, 90, 90, 70), 8, 0, 0, 0), 9, 30, 0, 0);
-    cases.push_back({s,
+    cases.push_back({s, 0,
                      "bucket 7 is handed out to its end (read == resv) but only 70 of its 90 slots are expanded: a "
                      "chunk in flight may still push into it, so it is not empty"});
   }
   {
     HeadState s = head_state(7, 500, 50, 3);
     with_bucket(with_bucket(s, 7, 90, 64, 64), 9, 30, 0, 0);
-    cases.push_back({s, "bucket 7 has 26 reserved slots not handed out yet (read < resv)"});
+    cases.push_back({s, 0, "bucket 7 has 26 reserved slots not handed out yet (read < resv)"});
   }
   {
     HeadState s = head_state(7, 500, 50, 3, true, {25});
     with_bucket(with_bucket(s, 7, 90, 64, 64), 9, 30, 0, 0);
-    cases.push_back({s, "bucket 7 has slots not handed out (a dynamic delta: still no switch, no decision)"});
+    cases.push_back({s, 0, "bucket 7 has slots not handed out (a dynamic delta: still no switch, no decision)"});
+  }
+  {
+    HeadState s = head_state(7, 500, 50, 3);
+    with_bucket(with_bucket(with_bucket(s, 7, 40, 40, 40), 8, 90, 90, 70), 9, 30, 0, 0);
+    cases.push_back({s, 1,
+                     "bucket 7 is empty, so the head moves to bucket 8, which is handed out to its end but has a "
+                     "chunk in flight (cwc 70 of 90): it stays there"});
+  }
+  {
+    HeadState s = head_state(31, 9000, 50, 3);
+    with_bucket(with_bucket(with_bucket(s, 31, 12, 12, 12), 0, 90, 64, 64), 1, 30, 0, 0);
+    cases.push_back({s, 1,
+                     "bucket 31 is empty, so the head moves to bucket 0 (after 31: the queue is circular), which has "
+                     "26 slots not handed out: it stays there"});
   }
   for (const Case& c : cases) {
     const std::string input = head_text(c.state);
     SCOPED_TRACE(input);
     const HeadCheckpoint got = lab09::checkpoint_retire_head(c.state);
-    expect_position(got, input, c.state.head, c.state.head_lo, c.state.delta, c.state.switches,
-                    std::string(c.why) + ": the head stays, nothing changes");
-    expect_no_decision(got, input, "no switch, so no decision");
+    expect_position(got, input, (c.state.head + c.moves) % lab09::kBuckets, c.state.head_lo + c.moves * c.state.delta,
+                    c.state.delta, c.state.switches + c.moves,
+                    std::string(c.why) + (c.moves == 0 ? ": the head stays, nothing changes"
+                                                       : "; head_lo grows by delta and switches by 1 per switch"));
+    expect_no_decision(got, input, c.moves == 0 ? "no switch, so no decision" : "a static delta never moves");
   }
 }
 

@@ -1,5 +1,5 @@
-// Lab 09 autograder, GPU part: the queue harness. Tasks 2 and 3 alone, with
-// no graph and no task 4: lab09::run_queue_harness (given code in
+// Lab 09 autograder, GPU part: the queue harness. Tasks 2 and 3 alone (task
+// 2's checkpoint: task 2 alone), with no graph and no task 4: lab09::run_queue_harness (given code in
 // queue_harness.cu) drives the student's publish and readable_end on a queue
 // of its own and returns what it saw; the checks below are the queue's
 // invariants, decided here, in the test's process. Every test needs a GPU
@@ -34,8 +34,10 @@ constexpr const char* kScanHint =
 
 std::string scenario_text(const QueueHarnessOptions& o) {
   std::ostringstream text;
-  text << (o.scenario == QueueScenario::kPublishThenScan ? "publish, then scan" : "scan while publishing") << " ("
-       << o.writer_blocks << " writer blocks of 256 threads, " << o.rounds << " rounds, " << o.buckets
+  text << (o.scenario == QueueScenario::kPublishThenScan ? "publish, then scan"
+           : o.scenario == QueueScenario::kPublishOnly   ? "publish alone (no scan)"
+                                                         : "scan while publishing")
+       << " (" << o.writer_blocks << " writer blocks of 256 threads, " << o.rounds << " rounds, " << o.buckets
        << (o.buckets == 1 ? " bucket" : " buckets") << ", seed " << o.seed << ", jitter " << o.jitter_ns << " ns)";
   return text.str();
 }
@@ -140,7 +142,7 @@ std::string queue_problem(const QueueHarnessOptions& o, const QueueTrace& t) {
         return out.str();
       }
     }
-    if (t.read_end[b] != resv) {
+    if (o.scenario != QueueScenario::kPublishOnly && t.read_end[b] != resv) {
       const unsigned at = t.read_end[b];
       const unsigned seg = at / kSegmentSlots;
       const unsigned count = seg < t.capacity / kSegmentSlots ? t.counts[std::size_t{b} * (t.capacity / 32) + seg] : 0;
@@ -282,6 +284,23 @@ std::vector<unsigned> full_segments(unsigned n) { return std::vector<unsigned>(n
 std::vector<unsigned> with(std::vector<unsigned> counts, unsigned segment, unsigned count) {
   counts.at(segment) = count;
   return counts;
+}
+
+// Task 2's checkpoint: publish alone, no scan (task 3 is not run). Warps
+// with some lanes idle in each round publish at once into one, two, three or
+// every bucket (lanes of one warp to different buckets), with and without
+// jitter: when every writer is done, each bucket's resv is the number of
+// items published into it, each of them is in exactly one slot below resv,
+// and every segment's wcc counts exactly the slots reserved in it. Only what
+// the queue holds at the end is checked: the order of the item and its count
+// (what another SM sees first) is the Ordering tests' and the queue
+// harness's.
+TEST(Checkpoint, PublishGivesEveryItemItsOwnCountedSlot) {
+  SSSP_REQUIRE_GPU();
+  expect_queue_holds(writers(QueueScenario::kPublishOnly, 32, 2, 1, 1));
+  expect_queue_holds(writers(QueueScenario::kPublishOnly, 64, 4, 2, 2));
+  expect_queue_holds(writers(QueueScenario::kPublishOnly, 16, 8, lab09::kBuckets, 3));
+  expect_queue_holds(writers(QueueScenario::kPublishOnly, 32, 24, 3, 4, 20000));
 }
 
 // Many warps, some lanes idle in each round, publishing at once into the few

@@ -1,6 +1,7 @@
 // Lab 09's queue harness (given code, not a task): drives publish (task 2)
 // and readable_end (task 3), the functions of queue.cuh that the solver
-// runs, with no graph, no manager and no task 4, and returns what it saw as
+// runs, with no graph, no manager and no task 4 (with kPublishOnly, task 2's
+// checkpoint, publish alone: no scan), and returns what it saw as
 // data for the graded tests to check (lab09_testing.hpp, run_queue_harness).
 //
 // Its queue: each bucket is mapped, before the launch, to a few pages of
@@ -163,9 +164,10 @@ std::vector<unsigned> expected_counts(const QueueHarnessOptions& o) {
 void validate_harness(const QueueHarnessOptions& o) {
   using sssp::require_option;
   const bool states = o.scenario == QueueScenario::kScanStates;
-  require_option(
-      o.scenario == QueueScenario::kPublishThenScan || o.scenario == QueueScenario::kScanRacesWithPublishers || states,
-      "queue harness: scenario", "0, 1 or 2", static_cast<unsigned>(o.scenario));
+  require_option(o.scenario == QueueScenario::kPublishThenScan ||
+                     o.scenario == QueueScenario::kScanRacesWithPublishers || states ||
+                     o.scenario == QueueScenario::kPublishOnly,
+                 "queue harness: scenario", "0 to 3", static_cast<unsigned>(o.scenario));
   if (states) {
     require_option(o.mapped_end % kPage == 0 && o.mapped_end <= 64 * kPage, "queue harness: mapped end",
                    "a multiple of 4096 up to 64 pages", o.mapped_end);
@@ -272,7 +274,12 @@ QueueTrace run_queue_harness(const QueueHarnessOptions& o) {
 
   const sssp::cuda::DeviceTodo todo = device_todo();
   todo.reset();
-  if (o.scenario == QueueScenario::kPublishThenScan) {
+  if (o.scenario == QueueScenario::kPublishOnly) {
+    // Task 2 alone: every writer, block 0 only watches, and no scan.
+    h.writers = true;
+    h.reader = false;
+    queue_harness_kernel<<<1 + h.writer_blocks, kWriterBlock>>>(r, h);
+  } else if (o.scenario == QueueScenario::kPublishThenScan) {
     // Every writer first (block 0 only watches), then the reader alone.
     h.writers = true;
     h.reader = false;

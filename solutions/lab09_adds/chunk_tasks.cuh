@@ -199,8 +199,8 @@ struct DeltaHistory {
 };
 
 // The dynamic delta's decision (task 5), given code: declared here and
-// defined by the file that includes this one. adds.cu's measures this
-// pass's signal, asks next_delta and adds the decision to the trace; the
+// defined by the file that includes this one. The solver's (manager.cuh,
+// in adds.cu's translation unit) measures this pass's signal, asks next_delta and adds the decision to the trace; the
 // checkpoints' (checkpoints.cu) records the call and returns a delta of its
 // own, so that task 7 is graded without task 5. Returns the new delta in
 // every lane.

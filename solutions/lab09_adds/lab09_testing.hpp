@@ -1,8 +1,8 @@
 /// @file
 /// @brief Lab 09's test hooks (given code, not a task): the queue harness,
-/// which runs tasks 2 and 3 alone (queue_harness.cu), and the checkpoints,
-/// which run task 6's or task 7's device function once on state set by hand
-/// (checkpoints.cu). Only the graded tests and their binding call them; the
+/// which runs tasks 2 and 3 alone, or task 2 alone (queue_harness.cu), and the checkpoints,
+/// which run task 4's, task 6's or task 7's device function once on state set by hand
+/// (adds.cu, checkpoints.cu). Only the graded tests and their binding call them; the
 /// solver's contracts are in lab09.hpp.
 ///
 /// A plain C++ header: the tests include it without nvcc.
@@ -29,6 +29,10 @@ enum class QueueScenario : unsigned {
   /// (`resv`, `mapped_end`, `segment_counts`), and one warp scans from
   /// `read` until the end stops moving.
   kScanStates = 2,
+  /// Task 2 alone (its checkpoint): the writers of kPublishThenScan, and no
+  /// scan at all; the trace holds what they left in the queue (no item read,
+  /// every read end 0).
+  kPublishOnly = 3,
 };
 
 /// The queue harness's scenario and its sizes.
@@ -116,6 +120,39 @@ inline constexpr unsigned kQueueSlotNotRead = 0xFFFFFFFEu;
 /// Throws sssp::InputError for options out of range, sssp::CudaError without
 /// a GPU, sssp::NotImplemented when a skeleton's task ran.
 [[nodiscard]] QueueTrace run_queue_harness(const QueueHarnessOptions& options);
+
+/// Task 4's checkpoint's stand-in for bucket_of (task 1): the bucket an
+/// offer goes to there, (offer / 10) mod kBuckets. Not the solver's rule (that
+/// one is task 1): checkpoint_relax_and_route passes it to relax_and_route,
+/// and the tests compute the same to know where each winner belongs.
+[[nodiscard]] LAB09_HOST_DEVICE inline unsigned checkpoint_bucket(dist_t offer) {
+  return static_cast<unsigned>((offer / 10) % kBuckets);
+}
+
+/// What task 4's checkpoint sets before one block of threads each make one
+/// offer (checkpoint_relax_and_route). The chunk's local bucket's list
+/// starts empty; its parts cover distances 10 x local_bucket on, one each.
+struct RelaxState {
+  std::vector<dist_t> dist;          ///< dist of each vertex before the call: 1 to 4096 vertices.
+  std::vector<vertex_t> targets;     ///< Per thread (1 to 1024 threads): the vertex w it offers to.
+  std::vector<dist_t> offers;        ///< Per thread: its offer, below kInfinity.
+  unsigned local_bucket = kBuckets;  ///< The chunk's local bucket (Chunk::local_bucket); kBuckets: none.
+  unsigned local_items = 4096;       ///< Run::local_items, 0 to 4096: the list's 32 parts of ceil(local_items / 32).
+};
+
+/// What relax_and_route (task 4) left, each thread having called it once.
+struct RelaxCheckpoint {
+  std::vector<dist_t> dist;                ///< dist of each vertex after the call.
+  std::vector<vertex_t> kept;              ///< Every item in the block's list (the used slots of each part).
+  std::vector<vertex_t> published;         ///< Every call of the stand-in publish, in no order: the vertex,
+  std::vector<unsigned> published_bucket;  ///< and the bucket.
+};
+
+/// Task 4 alone: one block, thread t calls relax_and_route(w = targets[t],
+/// offers[t]) once, with the stand-ins checkpoint_bucket for bucket_of and a
+/// publish that records its calls (no queue, tasks 1 and 2 not run). Given
+/// code in adds.cu (relax_and_route is there). Throws as the other checkpoints.
+[[nodiscard]] RelaxCheckpoint checkpoint_relax_and_route(const RelaxState& state);
 
 // Checkpoints: given harness kernels (checkpoints.cu) that run task 6's or
 // task 7's device function, the very one the solver calls (chunk_tasks.cuh),

@@ -34,8 +34,6 @@ import make_skeleton  # noqa: E402  (the skeleton generator: the same regions, t
 # recursing further.
 CALIBRATION_KERNEL = """#include <chrono>
 
-#include "sssp/cuda/timed_run.cuh"
-
 namespace {
 // Calibration mutant: waits on the GPU's clock (%globaltimer) for `ns` nanoseconds.
 __global__ void calibration_wait_on_gpu_clock(unsigned long long ns) {
@@ -46,6 +44,7 @@ __global__ void calibration_wait_on_gpu_clock(unsigned long long ns) {
   } while (now - start < ns);
 }
 }  // namespace
+
 """
 CALIBRATION_BODY = {
     "twice": """
@@ -97,8 +96,10 @@ def calibration_changes(mutant: dict, solution_dir: str) -> list[dict] | None:
         changes.append({"file": file, "find": header[0], "replace": header[0] + CALIBRATION_BODY[kind].replace(
             "ARGS", args)})
         if kind == "one_and_a_half":
-            changes.append({"file": file, "find": '#include "sssp/cuda/timed_run.cuh"\n',
-                            "replace": CALIBRATION_KERNEL})
+            # At the file's top (after a #pragma once), outside every namespace: <chrono> and the kernel.
+            first = "#pragma once\n" if text.startswith("#pragma once\n") else text.splitlines(keepends=True)[0]
+            changes.append({"file": file, "find": first, "replace": (first + "\n" + CALIBRATION_KERNEL)
+                            if first == "#pragma once\n" else CALIBRATION_KERNEL + first})
     return changes
 
 

@@ -1,0 +1,360 @@
+// Lab 09: the manager warp (given code), block 0's first warp of adds.cu's
+// kernel: each pass it loads the buckets' counters, takes back idle workers,
+// frees expanded pages and maps pages ahead, scans (task 3) and hands out
+// chunks of the open buckets to idle workers, retires the head (task 7),
+// decides a dynamic delta (adapt_delta, task 5 inside), watches for a stall
+// and ends the run. adds.cu includes it (one translation unit: see there).
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+#include <cstdint>
+
+#include "chunk_tasks.cuh"
+#include "lab09.hpp"
+#include "policy.cuh"
+#include "queue.cuh"
+#include "sssp/cuda/atomics.cuh"
+#include "sssp/cuda/todo.cuh"
+
+namespace lab09 {
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr unsigned kMaxWorkers = 1024;  // the manager's idle bitmap: 32 lanes x 32 bits
+constexpr unsigned kTrace = 4096;       // delta decisions kept
+constexpr unsigned kAheadPages = 2;     // pages mapped to a bucket past its reservations
+constexpr dist_t kDynamicRange = 16;    // a dynamic delta stays within [delta / 16, delta x 16]
+
+// A bucket's counters are 32 bits for the whole run (buckets are reused as
+// the head rotates): past this many reservations in one bucket the run stops
+// with an error instead of wrapping around.
+constexpr unsigned kMaxReservations = 0xFFFFFFFFu - (1u << 20);
+
+// The global timer in nanoseconds (the watchdog's clock).
+__device__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// The manager's warp: lane L keeps bucket L's ends in registers and owns
+// idle bits 32L..32L+31 (kMaxWorkers workers in all). The functions below are
+// the steps of its pass, in order; each is called by the whole warp.
+
+// The manager's shared memory (block 0).
+struct ManagerStorage {
+  unsigned long long plan[kMaxWorkers];  // this pass: the assignment word for idle[j]
+  unsigned idle[kMaxWorkers];            // this pass: the idle workers, lane L's after those of the lanes below
+  unsigned held[kMaxWorkers];            // per worker: the items of its chunk in flight (0: none)
+  unsigned assigned_bits[32];            // this pass: the workers given a chunk, as idle-map words
+  unsigned free_top;                     // free pages: r.free_pages[0, free_top)
+};
+
+// Lane L's ends of bucket L, in slots, kept from pass to pass:
+// freed <= read <= mapped.
+struct LaneBucket {
+  unsigned read;    // handed out (written to Bucket::read only at the end, for the host)
+  unsigned freed;   // the pages below it are back in the pool
+  unsigned mapped;  // the pages below it are mapped (the value of r.mapped[L])
+};
+
+// The watchdog's last sign of progress and when it changed.
+struct Watchdog {
+  unsigned long long mark;
+  unsigned long long at;
+};
+
+// This pass's plan: storage.plan[j] goes to worker storage.idle[j], j < used.
+struct Plan {
+  unsigned used;       // idle workers given a chunk
+  unsigned open_used;  // buckets from the head that had readable slots (for the trace)
+};
+
+// The sum of x over the warp, in every lane.
+__device__ __forceinline__ unsigned warp_sum(const cg::thread_block_tile<32>& warp, unsigned x) {
+  return cg::reduce(warp, x, cg::plus<unsigned>());
+}
+
+// A device TODO ran: a task's placeholder did nothing, so the run can never
+// be right. Stop it, so that the host reports which task.
+__device__ __forceinline__ void stop_if_a_task_is_unfinished(const Run& r, unsigned lane) {
+  if (load_relaxed(&sssp_device_todo_task) != 0 && lane == 0) {
+    store_relaxed(&r.control->error, unsigned{kUnfinishedTask});
+  }
+}
+
+// Loads completions, then (after the fence) reservations: a worker counts a
+// chunk complete only after its pushes are reserved, so every push of a
+// chunk seen complete is in `resv`, which retiring the head relies on. Stops
+// the run before a bucket's 32-bit counters could wrap.
+__device__ __forceinline__ PassCounts load_counts(const Run& r, unsigned lane) {
+  PassCounts n;
+  n.idle_bits = load_relaxed(&r.idle_map[lane]);
+  n.cwc = load_relaxed(&r.buckets[lane].cwc);
+  __threadfence();
+  n.resv = load_relaxed(&r.buckets[lane].resv);
+  if (n.resv > kMaxReservations) store_relaxed(&r.control->error, unsigned{kCounterLimit});
+  return n;
+}
+
+// Workers whose idle bit is set have completed their chunks: their items
+// leave `inflight`, lane L's share of the items the workers hold.
+__device__ __forceinline__ void take_back_idle_workers(ManagerStorage& storage, unsigned lane, unsigned idle_bits,
+                                                       unsigned& inflight) {
+  for (unsigned bits = idle_bits; bits != 0; bits &= bits - 1) {
+    const unsigned w = lane * 32 + __ffs(bits) - 1;
+    inflight -= storage.held[w];
+    storage.held[w] = 0;
+  }
+}
+
+// Returns bucket L's pages below `read` to the pool, oldest first, once
+// every slot of a page is expanded (page_done): no worker reads a page after
+// it is reused. Its counters are zeroed for its next bucket.
+__device__ __forceinline__ void free_expanded_pages(const Run& r, ManagerStorage& storage, unsigned lane,
+                                                    LaneBucket& own) {
+  while (own.freed + kPage <= own.read) {
+    const unsigned page = page_of(r, lane, own.freed);
+    if (load_relaxed(&r.page_done[page]) != kPage) break;
+    for (unsigned s = 0; s < kSegmentsPerPage; ++s) r.wcc[std::uint64_t{page} * kSegmentsPerPage + s] = 0;
+    r.page_done[page] = 0;
+    r.free_pages[atomicAdd(&storage.free_top, 1u)] = page;
+    own.freed += kPage;
+  }
+}
+
+// Keeps bucket L mapped kAheadPages past its reservations, so that a
+// publisher seldom waits for its slot's page; the ring entries are fenced
+// before the new end is released to publish(). An empty pool stops the run:
+// going on would drop work.
+__device__ __forceinline__ void map_pages_ahead(const Run& r, ManagerStorage& storage, unsigned lane, LaneBucket& own,
+                                                unsigned resv) {
+  bool grew = false;
+  while (own.mapped < resv + kAheadPages * kPage) {
+    const unsigned top = atomicSub(&storage.free_top, 1u);
+    if (top == 0 || top > r.pages) {  // empty (the subtraction wrapped): give up, loudly
+      atomicAdd(&storage.free_top, 1u);
+      store_relaxed(&r.control->error, unsigned{kPoolExhausted});
+      break;
+    }
+    r.ring[std::uint64_t{lane} * r.pages + (own.mapped / kPage) % r.pages] = r.free_pages[top - 1];
+    own.mapped += kPage;
+    grew = true;
+  }
+  if (grew) {
+    __threadfence();  // the ring entries before the new end
+    store_release(&r.mapped[lane], own.mapped);
+  }
+}
+
+// The watchdog: stops the run once nothing was reserved, completed, handed
+// out or came back idle for r.watchdog_ns (0: never).
+__device__ __forceinline__ void watch_progress(const Run& r, const cg::thread_block_tile<32>& warp, unsigned lane,
+                                               const PassCounts& n, unsigned read, Watchdog& dog) {
+  if (r.watchdog_ns == 0) return;
+  const unsigned long long mark = warp_sum(warp, n.resv + n.cwc + read + __popc(n.idle_bits));
+  const unsigned long long t = now_ns();
+  if (mark != dog.mark) {
+    dog.mark = mark;
+    dog.at = t;
+  } else if (t - dog.at > r.watchdog_ns && lane == 0) {
+    r.control->stalled_ms = (t - dog.at) / 1000000;
+    store_relaxed(&r.control->error, unsigned{kStalled});
+  }
+}
+
+// Lists the idle workers in storage.idle (lane L's: 32L + its set bits,
+// after the lanes below, by a prefix sum) and clears this pass's assigned
+// bits. Returns how many are idle, in every lane.
+__device__ __forceinline__ unsigned list_idle_workers(ManagerStorage& storage, unsigned lane, unsigned idle_bits) {
+  const unsigned mine = __popc(idle_bits);
+  unsigned before = mine;
+  for (unsigned d = 1; d < 32; d *= 2) {
+    const unsigned x = __shfl_up_sync(0xFFFFFFFF, before, d);
+    if (lane >= d) before += x;
+  }
+  const unsigned total = __shfl_sync(0xFFFFFFFF, before, 31);
+  before -= mine;
+  for (unsigned bits = idle_bits, k = before; bits != 0; bits &= bits - 1) {
+    storage.idle[k++] = lane * 32 + __ffs(bits) - 1;
+  }
+  storage.assigned_bits[lane] = 0;
+  return total;
+}
+
+// Plans chunks of bucket b's written slots, from `read` up to
+// readable_end() (task 3), for the idle workers storage.idle[used,
+// idle_total), advancing `used`: chunks of a power of two up to kBlock
+// slots, sized to share the slots among those workers, and aligned, so that
+// a chunk never crosses a page. Returns the bucket's new read end.
+__device__ __forceinline__ unsigned plan_bucket(const Run& r, ManagerStorage& storage, unsigned lane, unsigned b,
+                                                unsigned read, unsigned mapped_end, unsigned resv, unsigned idle_total,
+                                                unsigned& used) {
+  unsigned at = read;
+  while (used < idle_total) {
+    const unsigned end = readable_end(r, b, at, mapped_end, resv);
+    if (end <= at) break;
+    const unsigned left = idle_total - used;
+    const unsigned share = (end - at + left - 1) / left;
+    unsigned size = 1;
+    while (size < share && size < kBlock) size *= 2;
+    const unsigned aligned = at & ~(size - 1);
+    const unsigned chunks = min(left, (end - aligned + size - 1) / size);
+    for (unsigned j = lane; j < chunks; j += 32) {
+      const unsigned chunk_start = max(at, aligned + j * size);
+      const unsigned chunk_end = min(end, aligned + (j + 1) * size);
+      const unsigned w = storage.idle[used + j];
+      storage.plan[used + j] = encode_assignment(Assignment{b, chunk_start, chunk_end - chunk_start});
+      storage.held[w] = chunk_end - chunk_start;
+      atomicOr(&storage.assigned_bits[w / 32], 1u << (w % 32));
+    }
+    at = min(end, aligned + chunks * size);
+    used += chunks;
+  }
+  return at;
+}
+
+// Shares the open buckets (the first r.max_open from the head) among the
+// idle workers, the head first, and moves each bucket's read end (lane b's
+// own.read) past what it planned.
+__device__ __forceinline__ Plan plan_assignments(const Run& r, ManagerStorage& storage, unsigned lane, unsigned head,
+                                                 unsigned idle_total, unsigned resv, LaneBucket& own) {
+  Plan plan{0, 0};
+  for (unsigned k = 0; k < r.max_open && plan.used < idle_total; ++k) {
+    const unsigned b = (head + k) % kBuckets;
+    const unsigned read = __shfl_sync(0xFFFFFFFF, own.read, b);
+    const unsigned b_mapped = __shfl_sync(0xFFFFFFFF, own.mapped, b);
+    const unsigned b_resv = __shfl_sync(0xFFFFFFFF, resv, b);
+    const unsigned at = plan_bucket(r, storage, lane, b, read, b_mapped, b_resv, idle_total, plan.used);
+    if (lane == b) own.read = at;
+    if (at != read) plan.open_used = k + 1;
+  }
+  return plan;
+}
+
+// Hands the planned chunks out. The workers' idle bits are cleared before
+// their words change, with a fence between: a worker sets its bit again
+// only once it has finished the new chunk and written kIdle, so a set bit
+// always means "idle, and my word is kIdle". Their items join `inflight`.
+__device__ __forceinline__ void hand_out(const Run& r, const ManagerStorage& storage, unsigned lane, unsigned used,
+                                         unsigned& inflight) {
+  if (storage.assigned_bits[lane] != 0) atomicAnd(&r.idle_map[lane], ~storage.assigned_bits[lane]);
+  __threadfence();
+  for (unsigned j = lane; j < used; j += 32) {
+    const unsigned w = storage.idle[j];
+    store_relaxed(&r.assignment[w], storage.plan[j]);
+    inflight += storage.held[w];
+  }
+}
+
+// The dynamic delta's decision (task 5) on this pass's signal: how busy the
+// workers are (`held_total` items), how much of the waiting work is in the
+// last bucket, and how many expansions since the last decision were
+// repeats. Lane 0 adds it to the trace. Returns the new delta in every lane.
+__device__ __forceinline__ dist_t adapt_delta(const Run& r, const cg::thread_block_tile<32>& warp, unsigned lane,
+                                              const QueuePosition& position, const PassCounts& n, unsigned read,
+                                              unsigned held_total, unsigned open_used, unsigned long long pass,
+                                              DeltaHistory& seen) {
+  const unsigned last = (position.head + r.buckets_used - 1) % kBuckets;
+  // The scan may hand out slots reserved after this pass loaded resv.
+  const unsigned my_waiting = n.resv > read ? n.resv - read : 0;
+  const unsigned waiting = warp_sum(warp, my_waiting);
+  const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, my_waiting, last);
+  const unsigned long long expansions = load_relaxed(&r.work->expansions);
+  const unsigned long long repeats = load_relaxed(&r.work->repeats);
+  DeltaSignal signal;
+  signal.delta = position.delta;
+  signal.utilisation = held_total * r.average_degree / (static_cast<double>(r.workers) * kBlock);
+  signal.tail_share = waiting == 0 ? 0.0 : static_cast<double>(last_waiting) / waiting;
+  signal.repeat_share = expansions == seen.expansions ? 0.0
+                                                      : static_cast<double>(repeats - seen.repeats) /
+                                                            static_cast<double>(expansions - seen.expansions);
+  seen.expansions = expansions;
+  seen.repeats = repeats;
+  const dist_t delta = next_delta(signal, r.bounds);
+  if (lane == 0) {
+    const unsigned t = atomicAdd(r.trace_count, 1u);
+    if (t < kTrace) r.trace[t] = TraceEntry{pass, signal, delta, held_total, open_used};
+  }
+  return delta;
+}
+
+// The queue's position for the workers' next chunks. Relaxed: a worker with
+// a stale view may put an offer in a bucket of the wrong priority, which
+// costs order, never answers.
+__device__ __forceinline__ void store_position(const Run& r, unsigned lane, const QueuePosition& position) {
+  if (lane == 0) {
+    store_relaxed(&r.control->head_lo, position.head_lo);
+    store_relaxed(&r.control->delta, position.delta);
+    store_relaxed(&r.control->head, position.head);
+  }
+}
+
+// A quiet pass: every worker idle and none given a chunk now, and every
+// bucket handed out up to its reservations. Two in a row end the run.
+__device__ __forceinline__ bool is_quiet(const Run& r, unsigned idle_total, unsigned used, unsigned resv,
+                                         unsigned read) {
+  return idle_total == r.workers && used == 0 && __all_sync(0xFFFFFFFF, resv == read);
+}
+
+// After the last pass: every worker's word becomes kExit, and the manager's
+// state goes to the host.
+__device__ __forceinline__ void finish(const Run& r, unsigned lane, unsigned read, const QueuePosition& position,
+                                       unsigned long long pass, unsigned idle_total) {
+  __threadfence();
+  for (unsigned w = lane; w < r.workers; w += 32) store_relaxed(&r.assignment[w], kExit);
+  r.buckets[lane].read = read;  // for the host's report
+  if (lane == 0) {
+    Control& c = *r.control;
+    c.passes = pass;
+    c.switches = position.switches;
+    c.head = position.head;
+    c.head_lo = position.head_lo;
+    c.delta = position.delta;
+    c.idle_workers = idle_total;
+  }
+}
+
+// The manager: one warp, passing over the queue until two quiet passes, an
+// error, or an unfinished task (the handout's "The manager's pass").
+__device__ __noinline__ void manager(const Run& r, ManagerStorage& storage) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = warp.thread_rank();
+  if (lane == 0) storage.free_top = r.free_top;
+  for (unsigned w = lane; w < kMaxWorkers; w += 32) storage.held[w] = 0;
+  LaneBucket own{0, 0, lane == 0 ? kPage : 0};  // the host mapped bucket 0's first page
+  QueuePosition position{0, 0, r.control->delta, 0};
+  DeltaHistory seen{0, 0};
+  Watchdog dog{0, now_ns()};
+  unsigned inflight = 0, idle_total = 0, quiet = 0;
+  unsigned long long pass = 0;
+  __syncwarp();
+  while (true) {
+    ++pass;
+    stop_if_a_task_is_unfinished(r, lane);
+    const PassCounts counts = load_counts(r, lane);
+    take_back_idle_workers(storage, lane, counts.idle_bits, inflight);
+    free_expanded_pages(r, storage, lane, own);
+    __syncwarp();  // every lane's pages pushed before any lane pops one
+    map_pages_ahead(r, storage, lane, own, counts.resv);
+    watch_progress(r, warp, lane, counts, own.read, dog);
+    if (__any_sync(0xFFFFFFFF, stopped(r))) break;
+    idle_total = list_idle_workers(storage, lane, counts.idle_bits);
+    __syncwarp();  // the idle list whole, and no bit assigned, before the plan
+    const Plan plan = plan_assignments(r, storage, lane, position.head, idle_total, counts.resv, own);
+    __syncwarp();  // the plan whole before it is handed out
+    hand_out(r, storage, lane, plan.used, inflight);
+    const unsigned held_total = warp_sum(warp, inflight);
+    retire_empty_head_buckets(r, warp, lane, counts, own.read, held_total, plan.open_used, pass, position, seen);
+    store_position(r, lane, position);
+    quiet = is_quiet(r, idle_total, plan.used, counts.resv, own.read) ? quiet + 1 : 0;
+    if (quiet >= 2) break;
+  }
+  finish(r, lane, own.read, position, pass, idle_total);
+}
+
+}  // namespace
+}  // namespace lab09

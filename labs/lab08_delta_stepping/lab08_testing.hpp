@@ -11,6 +11,7 @@
 /// A plain C++ header: the tests include it without nvcc.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "lab08.hpp"
@@ -47,6 +48,23 @@ struct RelaxCheckpoint {
                                                         const std::vector<bucket_t>& bindex,
                                                         const std::vector<vertex_t>& requests, dist_t delta,
                                                         bool light);
+
+/// What one launch of task 7 (offer_share, in chen_tasks.cuh) did, with a
+/// stand-in for task 3 that records each call and returns 1.
+struct ShareCheckpoint {
+  std::vector<unsigned> calls;                 ///< Per arc of the graph: the calls that offered it.
+  std::vector<unsigned> tail_wrong;            ///< Per arc: the calls that named a vertex other than its tail.
+  unsigned beyond_the_arcs = 0;                ///< Calls for an arc index past the graph's arcs.
+  std::vector<unsigned long long> per_thread;  ///< Per thread: the calls it made.
+  std::vector<unsigned long long> returned;    ///< Per thread: what its task 7 call returned.
+};
+
+/// Task 7 alone: exactly `threads` threads (1 to 2^20), thread t calling
+/// offer_share(..., t, threads, stand-in) on the arcs of `requests` (vertices
+/// of `graph`, none twice), with reqSize the exclusive prefix sum of
+/// their out-degrees, computed here as the solver's CUB scan does.
+[[nodiscard]] ShareCheckpoint checkpoint_offer_share(const CsrGraph& graph, const std::vector<vertex_t>& requests,
+                                                     std::uint64_t threads);
 
 /// What one near round of task 4 (relax_and_route, in near_far_tasks.cuh) did.
 struct OfferCheckpoint {

@@ -24,7 +24,7 @@ namespace lab08 {
 namespace {
 // Before the task files: their stubs record an unfinished task here.
 SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"}, {4, "near_far_tasks.cuh"},
-                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"});
+                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"}, {7, "chen_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
@@ -49,14 +49,42 @@ __global__ void take_every_vertex(vertex_t n, bucket_t* bindex, bucket_t* taken_
   }
 }
 
-// Task 3 for every request; sums what the calls offered.
+// Task 3 along every arc of every request, one thread per request taking
+// its arcs in order; sums what the calls offered.
 __global__ void relax_every_request(const edge_t* offsets, const vertex_t* targets, const weight_t* weights,
                                     dist_t* dist, bucket_t* bindex, dist_t delta, bool light, const vertex_t* requests,
                                     vertex_t count, unsigned long long* offered) {
   for (std::uint64_t i = sssp::cuda::global_thread_index(); i < count; i += sssp::cuda::grid_stride()) {
-    const unsigned long long mine = relax_request(offsets, targets, weights, dist, bindex, delta, light, requests[i]);
+    const vertex_t v = requests[i];
+    unsigned long long mine = 0;
+    for (edge_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+      mine += offer_arc(targets, weights, dist, bindex, delta, light, v, e);
+    }
     if (mine != 0) atomicAdd(offered, mine);
   }
+}
+
+// Task 7 by exactly `threads` threads, with a stand-in for task 3 that only
+// records each call: calls[e] counts the calls for arc e, tail_wrong[e] those
+// that named a vertex other than e's tail, per_thread[t] thread t's calls,
+// returned[t] what its task 7 call returned (the stand-in returns 1).
+__global__ void share_every_arc(const edge_t* offsets, const vertex_t* requests, const edge_t* req_size, unsigned count,
+                                std::uint64_t threads, edge_t m, unsigned* calls, unsigned* tail_wrong,
+                                unsigned long long* per_thread, unsigned long long* returned) {
+  const std::uint64_t t = sssp::cuda::global_thread_index();
+  if (t >= threads) return;
+  unsigned long long mine = 0;
+  returned[t] = offer_share(offsets, requests, req_size, count, t, threads, [&](vertex_t v, edge_t e) -> unsigned {
+    ++mine;
+    if (e >= m) {
+      atomicAdd(&tail_wrong[m], 1u);  // the slot past the arcs: an arc that does not exist
+      return 1;
+    }
+    atomicAdd(&calls[e], 1u);
+    if (e < offsets[v] || e >= offsets[v + 1]) atomicAdd(&tail_wrong[e], 1u);
+    return 1;
+  });
+  per_thread[t] = mine;
 }
 
 // Task 4 along every arc of every near item, one thread per item, at the
@@ -234,6 +262,44 @@ RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vect
   out.offered = d_offered.to_host().front();
   out.dist.resize(n);
   out.bindex.resize(n);
+  return out;
+}
+
+ShareCheckpoint checkpoint_offer_share(const CsrGraph& graph, const std::vector<vertex_t>& requests,
+                                       std::uint64_t threads) {
+  const vertex_t n = graph.num_vertices();
+  require_vertices(requests, n, true, "requests");
+  if (threads == 0 || threads > (std::uint64_t{1} << 20)) {
+    throw sssp::InputError("checkpoint: threads must be 1 to 2^20, got " + std::to_string(threads));
+  }
+  // reqSize: the exclusive prefix sum of the requests' out-degrees, as the solver's CUB scan computes it.
+  std::vector<edge_t> req_size(requests.size() + 1, 0);
+  for (std::size_t i = 0; i < requests.size(); ++i) req_size[i + 1] = req_size[i] + graph.out_degree(requests[i]);
+  const edge_t m = graph.num_edges();
+  const sssp::cuda::DeviceCsr d_graph(graph);
+  DeviceBuffer<vertex_t> d_requests = upload(requests, "checkpoint requests");
+  DeviceBuffer<edge_t> d_req_size = upload(req_size, "checkpoint request sizes");
+  DeviceBuffer<unsigned> d_calls(static_cast<std::size_t>(m) + 1, "checkpoint calls per arc");
+  DeviceBuffer<unsigned> d_wrong(static_cast<std::size_t>(m) + 1, "checkpoint calls naming another tail");
+  DeviceBuffer<unsigned long long> d_per_thread(threads, "checkpoint calls per thread");
+  DeviceBuffer<unsigned long long> d_returned(threads, "checkpoint returns per thread");
+  d_calls.fill_bytes(0);
+  d_wrong.fill_bytes(0);
+  d_per_thread.fill_bytes(0);
+  d_returned.fill_bytes(0);
+  run_harness(threads, share_every_arc, d_graph.offsets.data(), d_requests.data(), d_req_size.data(),
+              static_cast<unsigned>(requests.size()), threads, m, d_calls.data(), d_wrong.data(), d_per_thread.data(),
+              d_returned.data());
+  ShareCheckpoint out;
+  out.calls = d_calls.to_host();
+  out.tail_wrong = d_wrong.to_host();
+  out.calls.resize(m);
+  out.beyond_the_arcs = out.tail_wrong.at(m);
+  out.tail_wrong.resize(m);
+  out.per_thread = d_per_thread.to_host();
+  out.returned = d_returned.to_host();
+  out.per_thread.resize(threads);
+  out.returned.resize(threads);
   return out;
 }
 

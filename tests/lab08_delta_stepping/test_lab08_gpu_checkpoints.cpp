@@ -3,6 +3,7 @@
 // without one.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ constexpr const char* kTask6Hint =
     "to the blocks still running, empties near count and far_min of copy (L + 2) % 3 and, after a split, the count "
     "of far pile (now.split + 2) % 3 (far piles go by split number, not launch number), counts the launch as a near "
     "round or a split, and sets done_launch at the first idle launch only";
+
+constexpr const char* kTask7Hint =
+    "task 7, offer_share (chen_tasks.cuh): req_size numbers the requests' arcs 0 .. req_size[count] - 1 in request "
+    "order (request i owns req_size[i] .. req_size[i + 1] - 1); the threads together must call offer(v, e) once "
+    "per arc e of each request v and for no other arc, naming e's own tail v, with no thread above "
+    "ceil(req_size[count] / threads) calls; requests without arcs own nothing, and the call returns the sum of "
+    "what its offers returned";
 
 std::string vertex_text(vertex_t v) { return v == lab08::kNoRequest ? "(nothing written)" : std::to_string(v); }
 
@@ -209,6 +217,76 @@ TEST(Checkpoint, RelaxOffersLightOrHeavyArcsOnly) {
     expect_each(got.dist, c.dist, "dist after the launch", input, kTask3Hint, dist_text);
     expect_each(got.bindex, c.bindex, "bindex after the launch", input, kTask3Hint, bucket_text);
   }
+}
+
+// Task 7 on `g` for `requests` with `threads` threads: each arc of a request
+// offered once, by a call naming its tail, no other arc offered, no thread
+// above ceil(total / threads) calls, and each call returning its count.
+void expect_even_share(const CsrGraph& g, const std::vector<vertex_t>& requests, std::uint64_t threads,
+                       const std::string& input) {
+  SCOPED_TRACE(input);
+  const lab08::ShareCheckpoint got = lab08::checkpoint_offer_share(g, requests, threads);
+  std::vector<bool> requested(g.num_vertices(), false);
+  std::uint64_t total = 0;
+  for (const vertex_t v : requests) {
+    requested[v] = true;
+    total += g.out_degree(v);
+  }
+  EXPECT_EQ(got.beyond_the_arcs, 0u) << input << ": " << got.beyond_the_arcs << " calls named an arc index past the "
+                                     << g.num_edges() << " arcs of the graph\nhint: " << kTask7Hint;
+  for (vertex_t v = 0; v < g.num_vertices(); ++v) {
+    for (sssp::edge_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      const unsigned expected = requested[v] ? 1 : 0;
+      if (got.calls[e] != expected) {
+        ADD_FAILURE() << input << ": arc " << e << " (" << v << " -> " << g.targets[e] << ") was offered "
+                      << got.calls[e] << " times, expected " << expected
+                      << (requested[v] ? " (its tail is a request: once)" : " (its tail is not a request: never)")
+                      << " (the first wrong arc)\nhint: " << kTask7Hint;
+        return;
+      }
+      if (got.tail_wrong[e] != 0) {
+        ADD_FAILURE() << input << ": arc " << e << " (" << v << " -> " << g.targets[e] << ") was offered by a call "
+                      << "naming another vertex as its tail\nhint: " << kTask7Hint;
+        return;
+      }
+    }
+  }
+  const std::uint64_t share = (total + threads - 1) / threads;
+  for (std::uint64_t t = 0; t < threads; ++t) {
+    if (got.per_thread[t] > share) {
+      ADD_FAILURE() << input << ": thread " << t << " made " << got.per_thread[t] << " calls, more than its share "
+                    << "ceil(" << total << " arcs / " << threads << " threads) = " << share
+                    << " (the first such thread): the arcs are not shared evenly\nhint: " << kTask7Hint;
+      return;
+    }
+    if (got.returned[t] != got.per_thread[t]) {
+      ADD_FAILURE() << input << ": thread " << t << "'s call returned " << got.returned[t] << ", but its offers "
+                    << "returned 1 each, " << got.per_thread[t]
+                    << " in all (the first such thread)\nhint: " << kTask7Hint;
+      return;
+    }
+  }
+}
+
+// Task 7. A hub, vertex 0, with 40 arcs (to 1 .. 40); 1 has 1 arc, 2 has 3,
+// the others none. Requests holding only the hub, the hub among vertices of
+// degree 0, 1 and 3 (44 arcs over 5 threads: at most 9 each), requests
+// without arcs first and last, more threads than arcs (at most 1 each), and
+// no requests at all (no call).
+TEST(Checkpoint, ShareOffersEachArcOnceEvenly) {
+  SSSP_REQUIRE_GPU();
+  Arcs arcs;
+  for (vertex_t v = 1; v <= 40; ++v) arcs.emplace_back(0, v, v);
+  arcs.emplace_back(1, 2, 1);
+  for (vertex_t v = 3; v <= 5; ++v) arcs.emplace_back(2, v, 2);
+  const CsrGraph g = sssp::test::hand_graph(41, arcs);
+  const std::string graph = "; vertex 0 has 40 arcs, 1 has 1, 2 has 3, 3 .. 40 none";
+  expect_even_share(g, {0}, 8, "requests {0}, 8 threads" + graph);
+  expect_even_share(g, {3, 1, 0, 2}, 5, "requests {3, 1, 0, 2}, 5 threads" + graph);
+  expect_even_share(g, {7, 2, 8, 1, 9}, 3, "requests {7, 2, 8, 1, 9}, 3 threads" + graph);
+  expect_even_share(g, {2, 1, 0}, 1, "requests {2, 1, 0}, 1 thread" + graph);
+  expect_even_share(g, {3, 2, 1}, 64, "requests {3, 2, 1}, 64 threads" + graph);
+  expect_even_share(g, {}, 4, "no requests, 4 threads" + graph);
 }
 
 // Task 4, threshold 20, near items 0 (dist 10) and 1 (dist 12), one thread

@@ -1,4 +1,4 @@
-// Lab 08 autograder, GPU part: Chen's delta-stepping (tasks 2 and 3, the
+// Lab 08 autograder, GPU part: Chen's delta-stepping (tasks 2, 3 and 7, the
 // DeltaStepping tests). Every answer is checked against the CPU reference in
 // common/. The graphs attack the correctness argument of the handout:
 // zero-weight cycles, parallel arcs, a vertex lowered after it was taken
@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sssp/generators.hpp"
+#include "sssp/weights.hpp"
 
 #include "lab08.hpp"
 #include "lab08_gpu_test.hpp"
@@ -161,6 +164,26 @@ TEST(DeltaStepping, HeavyArcsOfferedOncePerBucket) {
           << ", expected 10 vertices taken out of a bucket (1 + 2 + 1 + 1 in bucket 0, 5 in bucket 2).\nhint: "
           << kChenHint;
     }
+  }
+}
+
+// Hubs: a vertex whose arcs are most of a request list's. Stars from the
+// hub (every leaf in one round) and into it, an R-MAT graph with a skewed
+// degree, and a hub whose arcs are half light and half heavy.
+TEST(DeltaStepping, SkewedDegreeGraphs) {
+  SSSP_REQUIRE_GPU();
+  const auto w = sssp::WeightPolicy::uniform(1, 50, 7);
+  Arcs split_hub;
+  for (vertex_t v = 1; v < 3000; ++v) split_hub.emplace_back(0, v, v % 2 == 0 ? 3 : 40);
+  for (vertex_t v = 1; v + 1 < 3000; ++v) split_hub.emplace_back(v, v + 1, 1);
+  const std::vector<NamedGraph> graphs = {
+      named("star of 5000 vertices from the hub 0, weights 1..50", sssp::to_csr(sssp::make_star(5000, w))),
+      named("rmat scale 12 edge factor 16, weights 1..50", sssp::to_csr(sssp::make_rmat(12, 16, w, 9))),
+      named("hub 0 with 2999 arcs, light (3) to even and heavy (40) to odd vertices, and a chain 1 -> 2 -> .. (1)",
+            sssp::test::hand_graph(3000, split_hub)),
+  };
+  for (const dist_t delta : {dist_t{1}, dist_t{10}, kHugeDelta}) {
+    for (const unsigned block : {32u, 256u}) expect_correct<DeltaSteppingSssp>(graphs, chen(delta, block), 2);
   }
 }
 

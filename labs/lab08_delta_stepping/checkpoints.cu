@@ -24,7 +24,8 @@ namespace lab08 {
 namespace {
 // Before the task files: their stubs record an unfinished task here.
 SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"}, {4, "near_far_tasks.cuh"},
-                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"}, {7, "chen_tasks.cuh"});
+                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"}, {7, "chen_tasks.cuh"},
+                          {8, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
@@ -115,6 +116,50 @@ __global__ void leave_state_once(Lists lists, unsigned number, dist_t threshold,
   if (sssp::cuda::global_thread_index() != 0) return;
   const Frontier now = lists.frontier[number % kCopies];
   leave_state_for_the_next_launch(lists, number, now, threshold, near_round, split);
+}
+
+// What task 8 decided, with each list and count named by its copy (-1: a
+// pointer to none of them).
+struct StepReport {
+  int near_in, near_out, near_out_count, far_in, far_now, far_now_count, far_next, far_next_count;
+  unsigned near_in_count, far_in_count, number;
+  bool near_round, split;
+  dist_t threshold;
+};
+
+__device__ int copy_of(const vertex_t* list, const vertex_t* base, vertex_t capacity) {
+  for (unsigned c = 0; c < kCopies; ++c) {
+    if (list == base + std::uint64_t{c} * capacity) return static_cast<int>(c);
+  }
+  return -1;
+}
+
+__device__ int copy_of(const unsigned* count, const unsigned* base) {
+  for (unsigned c = 0; c < kCopies; ++c) {
+    if (count == base + c) return static_cast<int>(c);
+  }
+  return -1;
+}
+
+// Task 8 once, by one thread, for launch `number`.
+__global__ void decide_once(Lists lists, unsigned number, dist_t delta, StepReport* report) {
+  if (sssp::cuda::global_thread_index() != 0) return;
+  const Step s = decide_step(lists, number, delta);
+  const Launch& l = s.launch;
+  *report = StepReport{copy_of(s.near_in, lists.near, lists.capacity),
+                       copy_of(l.near_out, lists.near, lists.capacity),
+                       copy_of(l.near_out_count, lists.near_count),
+                       copy_of(s.far_in, lists.far, lists.capacity),
+                       copy_of(l.far_now, lists.far, lists.capacity),
+                       copy_of(l.far_now_count, lists.far_count),
+                       copy_of(l.far_next, lists.far, lists.capacity),
+                       copy_of(l.far_next_count, lists.far_count),
+                       s.near_in_count,
+                       s.far_in_count,
+                       l.number,
+                       s.near_round,
+                       s.split,
+                       l.threshold};
 }
 
 template <typename T>
@@ -412,6 +457,64 @@ LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_
   out.near_rounds = stats_after.near_rounds;
   out.splits = stats_after.splits;
   out.done_launch = stats_after.done_launch;
+  return out;
+}
+
+StepCheckpoint checkpoint_decide_step(const LoopState& state, unsigned number, dist_t delta, vertex_t capacity) {
+  if (state.copies.size() != kCopies) {
+    throw sssp::InputError("checkpoint: the loop state has " + std::to_string(state.copies.size()) +
+                           " copies, Near-Far keeps " + std::to_string(kCopies));
+  }
+  if (number == 0) throw sssp::InputError("checkpoint: launches are numbered from 1");
+  if (delta == 0) throw sssp::InputError("checkpoint: delta must be at least 1");
+  if (capacity == 0 || capacity > (vertex_t{1} << 20)) {
+    throw sssp::InputError("checkpoint: capacity must be 1 to 2^20, got " + std::to_string(capacity));
+  }
+  std::vector<Frontier> frontier;
+  std::vector<unsigned> counts(2 * kCopies);  // near counts, then far counts, as the solver keeps them
+  for (unsigned c = 0; c < kCopies; ++c) {
+    const LoopCopy& copy = state.copies[c];
+    frontier.push_back(Frontier{copy.threshold, copy.far_min, copy.split});
+    counts[c] = copy.near_count;
+    counts[kCopies + c] = copy.far_count;
+  }
+  const std::vector<RunStats> stats = {RunStats{state.near_rounds, state.splits, state.done_launch, 0}};
+  DeviceBuffer<Frontier> d_frontier = upload(frontier, "checkpoint loop states");
+  DeviceBuffer<unsigned> d_counts = upload(counts, "checkpoint list counts");
+  DeviceBuffer<RunStats> d_stats = upload(stats, "checkpoint run statistics");
+  DeviceBuffer<vertex_t> d_slots(2 * kCopies * std::uint64_t{capacity}, "checkpoint lists");
+  DeviceBuffer<unsigned> d_marks(2, "checkpoint stamps and marks");
+  DeviceBuffer<dist_t> d_expanded(1, "checkpoint expanded distances");
+  DeviceBuffer<StepReport> d_report(1, "checkpoint step");
+  d_report.fill_bytes(0);
+  Lists lists{};
+  lists.near = d_slots.data();
+  lists.far = d_slots.data() + kCopies * std::uint64_t{capacity};
+  lists.near_count = d_counts.data();
+  lists.far_count = d_counts.data() + kCopies;
+  lists.frontier = d_frontier.data();
+  lists.stats = d_stats.data();
+  lists.queued_by = d_marks.data();
+  lists.in_far = d_marks.data() + 1;
+  lists.expanded_at = d_expanded.data();
+  lists.capacity = capacity;
+  run_harness(1, decide_once, lists, number, delta, d_report.data());
+  const StepReport r = d_report.to_host().front();
+  StepCheckpoint out;
+  out.near_round = r.near_round;
+  out.split = r.split;
+  out.near_items = r.near_in_count;
+  out.far_items = r.far_in_count;
+  out.near_in = r.near_in;
+  out.near_out = r.near_out;
+  out.near_out_count = r.near_out_count;
+  out.far_in = r.far_in;
+  out.far_now = r.far_now;
+  out.far_now_count = r.far_now_count;
+  out.far_next = r.far_next;
+  out.far_next_count = r.far_next_count;
+  out.number = r.number;
+  out.threshold = r.threshold;
   return out;
 }
 

@@ -127,4 +127,30 @@ struct LoopState {
 [[nodiscard]] LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_t threshold,
                                                bool near_round, bool split);
 
+/// What task 8 (decide_step, in near_far_tasks.cuh) decided for one launch.
+/// Lists and counts are named by their copy: 0 to kLoopCopies - 1, or -1 for
+/// a pointer to none of the copies.
+struct StepCheckpoint {
+  bool near_round = false;  ///< The launch expands its near list.
+  bool split = false;       ///< The launch splits its far pile.
+  unsigned near_items = 0;  ///< Items of the near list it reads.
+  unsigned far_items = 0;   ///< Items of the far pile it reads.
+  int near_in = -1;         ///< The near list it reads.
+  int near_out = -1;        ///< The near list it appends to.
+  int near_out_count = -1;  ///< That list's count.
+  int far_in = -1;          ///< The far pile it reads.
+  int far_now = -1;         ///< The far pile a near round appends to.
+  int far_now_count = -1;   ///< That pile's count.
+  int far_next = -1;        ///< The far pile a split keeps its far items in.
+  int far_next_count = -1;  ///< That pile's count.
+  unsigned number = 0;      ///< The launch number it records.
+  dist_t threshold = 0;     ///< The threshold it routes by.
+};
+
+/// Task 8 alone: one thread calls decide_step for launch `number` (from 1)
+/// with bucket width `delta` on the loop state `state` (kLoopCopies copies),
+/// with lists of `capacity` slots (1 to 2^20). Returns what it decided.
+[[nodiscard]] StepCheckpoint checkpoint_decide_step(const LoopState& state, unsigned number, dist_t delta,
+                                                    vertex_t capacity);
+
 }  // namespace lab08

@@ -54,6 +54,14 @@ constexpr const char* kTask7Hint =
     "ceil(req_size[count] / threads) calls; requests without arcs own nothing, and the call returns the sum of "
     "what its offers returned";
 
+constexpr const char* kTask8Hint =
+    "task 8, decide_step (near_far_tasks.cuh): launch L reads frontier copy L % 3 (now), near list copy L and far "
+    "pile copy now.split (each count at most the capacity); it is a near round if that near list has items, else a "
+    "split if that far pile has, else idle; it appends to near list copy L + 1 and far pile copy now.split, a split "
+    "keeps far items in far pile copy now.split + 1 (far piles go by split number), and after a split the "
+    "threshold is the smallest now.threshold + k x delta (k >= 1) above now.far_min when far_min is finite and at "
+    "least now.threshold (else k = 1), kInfinity if that would pass it; otherwise it stays";
+
 std::string vertex_text(vertex_t v) { return v == lab08::kNoRequest ? "(nothing written)" : std::to_string(v); }
 
 std::string bucket_text(lab08::bucket_t b) { return b == lab08::kNoBucket ? "kNoBucket" : std::to_string(b); }
@@ -455,6 +463,120 @@ TEST(Checkpoint, FirstIdleLaunchEndsTheRun) {
   const lab08::LoopState second = with_next_copy(ended, 2, 200, 5, 0);
   expect_loop_state(lab08::checkpoint_next_launch(ended, 7, 200, false, false), ended, second,
                     "launch 7, idle, done_launch already 6; " + std::string(kMidRunState));
+}
+
+// Every field of a task 8 checkpoint against what the contract gives.
+void expect_step(const lab08::StepCheckpoint& got, const lab08::StepCheckpoint& expected, const std::string& input) {
+  const auto kind = [](const lab08::StepCheckpoint& s) {
+    return std::string(s.near_round && s.split ? "both a near round and a split"
+                       : s.near_round          ? "a near round"
+                       : s.split               ? "a split"
+                                               : "idle");
+  };
+  EXPECT_EQ(kind(got), kind(expected)) << input << ": the launch is " << kind(got) << ", expected " << kind(expected)
+                                       << "\nhint: " << kTask8Hint;
+  const auto field = [&](const char* name, auto got_value, auto expected_value) {
+    EXPECT_EQ(got_value, expected_value) << input << ": " << name << " is " << got_value << ", expected "
+                                         << expected_value << "\nhint: " << kTask8Hint;
+  };
+  field("the near list's item count (near_in_count)", got.near_items, expected.near_items);
+  field("the far pile's item count (far_in_count)", got.far_items, expected.far_items);
+  field("the copy of the near list it reads (near_in; -1: none)", got.near_in, expected.near_in);
+  field("the copy of the near list it appends to (launch.near_out)", got.near_out, expected.near_out);
+  field("the copy of that list's count (launch.near_out_count)", got.near_out_count, expected.near_out_count);
+  field("the copy of the far pile it reads (far_in)", got.far_in, expected.far_in);
+  field("the copy of the far pile near rounds append to (launch.far_now)", got.far_now, expected.far_now);
+  field("the copy of that pile's count (launch.far_now_count)", got.far_now_count, expected.far_now_count);
+  field("the copy of the far pile a split keeps items in (launch.far_next)", got.far_next, expected.far_next);
+  field("the copy of that pile's count (launch.far_next_count)", got.far_next_count, expected.far_next_count);
+  field("launch.number", got.number, expected.number);
+  field("launch.threshold", dist_text(got.threshold), dist_text(expected.threshold));
+}
+
+// What launch `number` of mid_run_state()-like states must decide: near list
+// copy number, far pile copy `split` (its own state's), `kind` 'n' (near
+// round), 's' (split) or 'i' (idle).
+lab08::StepCheckpoint step_of(unsigned number, unsigned split, char kind, unsigned near_items, unsigned far_items,
+                              dist_t threshold) {
+  lab08::StepCheckpoint s;
+  s.near_round = kind == 'n';
+  s.split = kind == 's';
+  s.near_items = near_items;
+  s.far_items = far_items;
+  s.near_in = static_cast<int>(number % 3);
+  s.near_out = s.near_out_count = static_cast<int>((number + 1) % 3);
+  s.far_in = s.far_now = s.far_now_count = static_cast<int>(split % 3);
+  s.far_next = s.far_next_count = static_cast<int>((split + 1) % 3);
+  s.number = number;
+  s.threshold = threshold;
+  return s;
+}
+
+// Task 8 on mid_run_state(), lists of 64 slots, delta 50. Launch 4 (own
+// state copy 1: threshold 200, split 5) finds 20 items in near list 1: a near
+// round under 200, appending to near list 2 and far pile 5 % 3 = 2 (31
+// items), a split would keep far items in pile 0. Launch 6 (own copy 0:
+// threshold 100, far_min 101, split 4) with near list 0 empty: a split of far
+// pile 1 (21 items), threshold 150. The same with far pile 1 empty too: idle,
+// threshold 100. Launch 4 with 100 items counted in near list 1: only its 64
+// slots are items. Launch 5 (own copy 2: split 6) reads far pile 0, not 5 % 3.
+TEST(Checkpoint, StepReadsAndAppendsToTheRightCopies) {
+  SSSP_REQUIRE_GPU();
+  const lab08::LoopState state = mid_run_state();
+  const std::string state_text = std::string(kMidRunState) + ", lists of 64 slots, delta 50";
+  expect_step(lab08::checkpoint_decide_step(state, 4, 50, 64), step_of(4, 5, 'n', 20, 31, 200),
+              "launch 4 (near list 1 holds 20 items); " + state_text);
+
+  lab08::LoopState near_empty = state;
+  near_empty.copies[0].near_count = 0;
+  expect_step(lab08::checkpoint_decide_step(near_empty, 6, 50, 64), step_of(6, 4, 's', 0, 21, 150),
+              "launch 6, near list 0 empty; " + state_text + ", then near count of copy 0 set to 0");
+
+  lab08::LoopState both_empty = near_empty;
+  both_empty.copies[1].far_count = 0;
+  expect_step(lab08::checkpoint_decide_step(both_empty, 6, 50, 64), step_of(6, 4, 'i', 0, 0, 100),
+              "launch 6, near list 0 and far pile 1 empty; " + state_text +
+                  ", then near count of copy 0 and far count of copy 1 set to 0");
+
+  lab08::LoopState overflowed = state;
+  overflowed.copies[1].near_count = 100;
+  expect_step(lab08::checkpoint_decide_step(overflowed, 4, 50, 64), step_of(4, 5, 'n', 64, 31, 200),
+              "launch 4, near list 1 counted 100 appends into its 64 slots; " + state_text);
+
+  expect_step(lab08::checkpoint_decide_step(state, 5, 50, 64), step_of(5, 6, 'n', 30, 11, 300),
+              "launch 5 (own state copy 2, split 6: far pile 0); " + state_text);
+}
+
+// Task 8, splits from threshold 100 with delta 50 (launch 6, own copy 0,
+// split 4, near list 0 empty, far pile 1 not): far_min 101 (in the next
+// bucket) gives 150; 345 gives 350 (four empty buckets skipped); exactly 300
+// gives 350 (the threshold must pass it); infinity (no split measured it)
+// and 90 (below the threshold, stale) give 150; a threshold 10 below
+// kInfinity saturates at kInfinity.
+TEST(Checkpoint, SplitThresholdJumpsOverEmptyBuckets) {
+  SSSP_REQUIRE_GPU();
+  constexpr dist_t kInf = sssp::kInfinity;
+  struct Case {
+    dist_t threshold;
+    dist_t far_min;
+    dist_t expected;
+  };
+  const Case cases[] = {{100, 101, 150},  {100, 345, 350}, {100, 300, 350},
+                        {100, kInf, 150}, {100, 90, 150},  {kInf - 10, kInf, kInf}};
+  for (const Case& c : cases) {
+    lab08::LoopState state = mid_run_state();
+    state.copies[0].near_count = 0;
+    state.copies[0].threshold = c.threshold;
+    state.copies[0].far_min = c.far_min;
+    const std::string input =
+        "launch 6, a split (near list 0 empty, far pile 1 holds 21 items), delta 50, "
+        "threshold " +
+        dist_text(c.threshold) + ", far_min " + dist_text(c.far_min);
+    const lab08::StepCheckpoint got = lab08::checkpoint_decide_step(state, 6, 50, 64);
+    EXPECT_TRUE(got.split && !got.near_round) << input << ": the launch must be a split\nhint: " << kTask8Hint;
+    EXPECT_EQ(got.threshold, c.expected) << input << ": launch.threshold is " << dist_text(got.threshold)
+                                         << ", expected " << dist_text(c.expected) << "\nhint: " << kTask8Hint;
+  }
 }
 
 }  // namespace

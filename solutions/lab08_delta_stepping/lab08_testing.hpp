@@ -34,16 +34,16 @@ struct TakeBucketCheckpoint {
 /// sum of "bindex[v] == current", computed here as the solver's CUB scan does.
 [[nodiscard]] TakeBucketCheckpoint checkpoint_take_bucket(const std::vector<bucket_t>& bindex, bucket_t current);
 
-/// What one launch of task 3 (relax_request, in chen_tasks.cuh) did.
+/// What one launch of task 3 (offer_arc, in chen_tasks.cuh) did.
 struct RelaxCheckpoint {
   std::vector<dist_t> dist;        ///< Distances after the launch.
   std::vector<bucket_t> bindex;    ///< BIndex after the launch.
   unsigned long long offered = 0;  ///< The sum of what the calls returned: the arcs offered.
 };
 
-/// Task 3 alone: one thread per entry of `requests` calls relax_request on
-/// `graph` with `delta` and `light`, starting from `dist` and `bindex` (both
-/// of size n).
+/// Task 3 alone: one thread per entry v of `requests` calls offer_arc on each
+/// of v's arcs in turn, on `graph` with `delta` and `light`, starting from
+/// `dist` and `bindex` (both of size n).
 [[nodiscard]] RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vector<dist_t>& dist,
                                                         const std::vector<bucket_t>& bindex,
                                                         const std::vector<vertex_t>& requests, dist_t delta,

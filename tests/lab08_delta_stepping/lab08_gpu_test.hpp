@@ -3,7 +3,7 @@
 // work checks against the CPU reference, and the hand-made graphs of the
 // correctness arguments). The tests themselves are split by topic:
 // test_lab08_gpu_chen.cpp (Chen's delta-stepping, tasks 2, 3 and 7),
-// test_lab08_gpu_near_far.cpp (Near-Far, tasks 4 to 6),
+// test_lab08_gpu_near_far.cpp (Near-Far, tasks 4 to 6 and 8),
 // test_lab08_gpu_checkpoints.cpp (one task each) and test_lab08_gpu_perf.cpp
 // (the speed item).
 #pragma once

@@ -28,8 +28,8 @@ constexpr const char* kTask2Hint =
     "requests[req_index[v]], leaves its bucket (bindex[v] = kNoBucket), joins S (taken_stamp[v] = current + 1) and "
     "returns true; every other vertex is left alone and returns false";
 constexpr const char* kTask3Hint =
-    "task 3, relax_request (chen_tasks.cuh): with `light`, offer dist[v] + w along each arc of weight <= delta, "
-    "else along each arc of weight > delta, and count exactly those arcs; an offer that lowers dist[w] "
+    "task 3, offer_arc (chen_tasks.cuh): with `light`, offer dist[v] + w along an arc of weight <= delta, "
+    "else along an arc of weight > delta, and return 1 for exactly those arcs (0 and no change for the others); an offer that lowers dist[w] "
     "(atomic_min_dist) moves w to bucket offer / delta (atomicMin on bindex[w], the offer's bucket, not v's)";
 constexpr const char* kTask4Hint =
     "task 4, relax_and_route (near_far_tasks.cuh): an offer dv + w that lowers dist[w] queues w in the next near "

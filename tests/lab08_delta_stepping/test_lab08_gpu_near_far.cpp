@@ -1,5 +1,5 @@
-// Lab 08 autograder, GPU part: Near-Far (tasks 4 to 6, the NearFar tests).
-// Every answer is checked against the CPU reference in common/, on the graphs
+// Lab 08 autograder, GPU part: Near-Far (tasks 4 to 6 and 8, the NearFar
+// tests). Every answer is checked against the CPU reference in common/, on the graphs
 // of the handout's correctness argument (lab08_gpu_test.hpp): a vertex
 // expanded and then lowered below the same threshold, one improved while it
 // waits in the far pile, many offers to one vertex at once, a vertex lowered

@@ -108,16 +108,17 @@ struct RequestDegree {
 
 // Relaxes the light or heavy arcs of requests[0 .. *count), each thread its
 // share by reqSize (task 7) and each arc by task 3; adds the arcs offered
-// to *offered, once per block.
+// to *offered, once per block. reqSize covers `limit` requests: a larger
+// count (only a broken task 2 makes one) is cut to it, not read past.
 __global__ void relax_requests(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
                                const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex, dist_t delta,
                                bool light, const vertex_t* requests, const edge_t* req_size, const unsigned* count,
-                               unsigned long long* offered) {
+                               unsigned limit, unsigned long long* offered) {
   __shared__ unsigned long long block_offered;
   if (threadIdx.x == 0) block_offered = 0;
   __syncthreads();
   const unsigned long long mine =
-      offer_share(offsets, requests, req_size, *count, sssp::cuda::global_thread_index(),
+      offer_share(offsets, requests, req_size, min(*count, limit), sssp::cuda::global_thread_index(),
                   static_cast<std::uint64_t>(gridDim.x) * blockDim.x,
                   [&](vertex_t v, edge_t e) { return offer_arc(targets, weights, dist, bindex, delta, light, v, e); });
   if (mine != 0) atomicAdd(&block_offered, mine);
@@ -210,7 +211,9 @@ struct DeltaSteppingSssp::Impl {
 
   // Relaxes the light or heavy arcs of requests[0 .. *count), at most
   // `bound` of them: reqSize by a CUB scan, then the relaxation with about
-  // one thread per arc (the average degree per request) up to a resident grid.
+  // one thread per arc (the average degree per request), at least a block per
+  // SM or so (a round of a few hubs has far more arcs than that average says)
+  // and at most a resident grid.
   void relax(bool light, const unsigned* count, std::uint64_t bound, Counters& work) {
     const cudaStream_t s = stream.get();
     std::size_t bytes = cub_scratch.size();
@@ -218,11 +221,12 @@ struct DeltaSteppingSssp::Impl {
                                                          RequestDegree{graph.offsets.data(), requests.data(), count});
     SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes, degrees, req_size.data(), bound + 1, s));
     const std::uint64_t threads = std::max<std::uint64_t>(bound * degree, 1);
-    const auto blocks = static_cast<unsigned>(
-        std::min<std::uint64_t>(resident, (threads + options.block_size - 1) / options.block_size));
-    relax_requests<<<blocks, options.block_size, 0, s>>>(graph.offsets.data(), graph.targets.data(),
-                                                         graph.weights.data(), dist.data(), bindex.data(), delta, light,
-                                                         requests.data(), req_size.data(), count, offered.device());
+    const std::uint64_t wanted =
+        std::max<std::uint64_t>((threads + options.block_size - 1) / options.block_size, std::max(resident / 8, 1u));
+    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>(resident, wanted));
+    relax_requests<<<blocks, options.block_size, 0, s>>>(
+        graph.offsets.data(), graph.targets.data(), graph.weights.data(), dist.data(), bindex.data(), delta, light,
+        requests.data(), req_size.data(), count, static_cast<unsigned>(bound), offered.device());
     SSSP_CUDA_CHECK_LAUNCH();
     work.kernel_launches += 2;
   }

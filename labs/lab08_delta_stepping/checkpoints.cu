@@ -24,7 +24,8 @@ namespace lab08 {
 namespace {
 // Before the task files: their stubs record an unfinished task here.
 SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"}, {4, "near_far_tasks.cuh"},
-                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"});
+                          {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"}, {7, "chen_tasks.cuh"},
+                          {8, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
@@ -49,14 +50,42 @@ __global__ void take_every_vertex(vertex_t n, bucket_t* bindex, bucket_t* taken_
   }
 }
 
-// Task 3 for every request; sums what the calls offered.
+// Task 3 along every arc of every request, one thread per request taking
+// its arcs in order; sums what the calls offered.
 __global__ void relax_every_request(const edge_t* offsets, const vertex_t* targets, const weight_t* weights,
                                     dist_t* dist, bucket_t* bindex, dist_t delta, bool light, const vertex_t* requests,
                                     vertex_t count, unsigned long long* offered) {
   for (std::uint64_t i = sssp::cuda::global_thread_index(); i < count; i += sssp::cuda::grid_stride()) {
-    const unsigned long long mine = relax_request(offsets, targets, weights, dist, bindex, delta, light, requests[i]);
+    const vertex_t v = requests[i];
+    unsigned long long mine = 0;
+    for (edge_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+      mine += offer_arc(targets, weights, dist, bindex, delta, light, v, e);
+    }
     if (mine != 0) atomicAdd(offered, mine);
   }
+}
+
+// Task 7 by exactly `threads` threads, with a stand-in for task 3 that only
+// records each call: calls[e] counts the calls for arc e, tail_wrong[e] those
+// that named a vertex other than e's tail, per_thread[t] thread t's calls,
+// returned[t] what its task 7 call returned (the stand-in returns 1).
+__global__ void share_every_arc(const edge_t* offsets, const vertex_t* requests, const edge_t* req_size, unsigned count,
+                                std::uint64_t threads, edge_t m, unsigned* calls, unsigned* tail_wrong,
+                                unsigned long long* per_thread, unsigned long long* returned) {
+  const std::uint64_t t = sssp::cuda::global_thread_index();
+  if (t >= threads) return;
+  unsigned long long mine = 0;
+  returned[t] = offer_share(offsets, requests, req_size, count, t, threads, [&](vertex_t v, edge_t e) -> unsigned {
+    ++mine;
+    if (e >= m) {
+      atomicAdd(&tail_wrong[m], 1u);  // the slot past the arcs: an arc that does not exist
+      return 1;
+    }
+    atomicAdd(&calls[e], 1u);
+    if (e < offsets[v] || e >= offsets[v + 1]) atomicAdd(&tail_wrong[e], 1u);
+    return 1;
+  });
+  per_thread[t] = mine;
 }
 
 // Task 4 along every arc of every near item, one thread per item, at the
@@ -87,6 +116,50 @@ __global__ void leave_state_once(Lists lists, unsigned number, dist_t threshold,
   if (sssp::cuda::global_thread_index() != 0) return;
   const Frontier now = lists.frontier[number % kCopies];
   leave_state_for_the_next_launch(lists, number, now, threshold, near_round, split);
+}
+
+// What task 8 decided, with each list and count named by its copy (-1: a
+// pointer to none of them).
+struct StepReport {
+  int near_in, near_out, near_out_count, far_in, far_now, far_now_count, far_next, far_next_count;
+  unsigned near_in_count, far_in_count, number;
+  bool near_round, split;
+  dist_t threshold;
+};
+
+__device__ int copy_of(const vertex_t* list, const vertex_t* base, vertex_t capacity) {
+  for (unsigned c = 0; c < kCopies; ++c) {
+    if (list == base + std::uint64_t{c} * capacity) return static_cast<int>(c);
+  }
+  return -1;
+}
+
+__device__ int copy_of(const unsigned* count, const unsigned* base) {
+  for (unsigned c = 0; c < kCopies; ++c) {
+    if (count == base + c) return static_cast<int>(c);
+  }
+  return -1;
+}
+
+// Task 8 once, by one thread, for launch `number`.
+__global__ void decide_once(Lists lists, unsigned number, dist_t delta, StepReport* report) {
+  if (sssp::cuda::global_thread_index() != 0) return;
+  const Step s = decide_step(lists, number, delta);
+  const Launch& l = s.launch;
+  *report = StepReport{copy_of(s.near_in, lists.near, lists.capacity),
+                       copy_of(l.near_out, lists.near, lists.capacity),
+                       copy_of(l.near_out_count, lists.near_count),
+                       copy_of(s.far_in, lists.far, lists.capacity),
+                       copy_of(l.far_now, lists.far, lists.capacity),
+                       copy_of(l.far_now_count, lists.far_count),
+                       copy_of(l.far_next, lists.far, lists.capacity),
+                       copy_of(l.far_next_count, lists.far_count),
+                       s.near_in_count,
+                       s.far_in_count,
+                       l.number,
+                       s.near_round,
+                       s.split,
+                       l.threshold};
 }
 
 template <typename T>
@@ -237,6 +310,44 @@ RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vect
   return out;
 }
 
+ShareCheckpoint checkpoint_offer_share(const CsrGraph& graph, const std::vector<vertex_t>& requests,
+                                       std::uint64_t threads) {
+  const vertex_t n = graph.num_vertices();
+  require_vertices(requests, n, true, "requests");
+  if (threads == 0 || threads > (std::uint64_t{1} << 20)) {
+    throw sssp::InputError("checkpoint: threads must be 1 to 2^20, got " + std::to_string(threads));
+  }
+  // reqSize: the exclusive prefix sum of the requests' out-degrees, as the solver's CUB scan computes it.
+  std::vector<edge_t> req_size(requests.size() + 1, 0);
+  for (std::size_t i = 0; i < requests.size(); ++i) req_size[i + 1] = req_size[i] + graph.out_degree(requests[i]);
+  const edge_t m = graph.num_edges();
+  const sssp::cuda::DeviceCsr d_graph(graph);
+  DeviceBuffer<vertex_t> d_requests = upload(requests, "checkpoint requests");
+  DeviceBuffer<edge_t> d_req_size = upload(req_size, "checkpoint request sizes");
+  DeviceBuffer<unsigned> d_calls(static_cast<std::size_t>(m) + 1, "checkpoint calls per arc");
+  DeviceBuffer<unsigned> d_wrong(static_cast<std::size_t>(m) + 1, "checkpoint calls naming another tail");
+  DeviceBuffer<unsigned long long> d_per_thread(threads, "checkpoint calls per thread");
+  DeviceBuffer<unsigned long long> d_returned(threads, "checkpoint returns per thread");
+  d_calls.fill_bytes(0);
+  d_wrong.fill_bytes(0);
+  d_per_thread.fill_bytes(0);
+  d_returned.fill_bytes(0);
+  run_harness(threads, share_every_arc, d_graph.offsets.data(), d_requests.data(), d_req_size.data(),
+              static_cast<unsigned>(requests.size()), threads, m, d_calls.data(), d_wrong.data(), d_per_thread.data(),
+              d_returned.data());
+  ShareCheckpoint out;
+  out.calls = d_calls.to_host();
+  out.tail_wrong = d_wrong.to_host();
+  out.calls.resize(m);
+  out.beyond_the_arcs = out.tail_wrong.at(m);
+  out.tail_wrong.resize(m);
+  out.per_thread = d_per_thread.to_host();
+  out.returned = d_returned.to_host();
+  out.per_thread.resize(threads);
+  out.returned.resize(threads);
+  return out;
+}
+
 OfferCheckpoint checkpoint_offer(const CsrGraph& graph, const std::vector<dist_t>& dist,
                                  const std::vector<vertex_t>& near, dist_t threshold,
                                  const std::vector<vertex_t>& already_far) {
@@ -346,6 +457,64 @@ LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_
   out.near_rounds = stats_after.near_rounds;
   out.splits = stats_after.splits;
   out.done_launch = stats_after.done_launch;
+  return out;
+}
+
+StepCheckpoint checkpoint_decide_step(const LoopState& state, unsigned number, dist_t delta, vertex_t capacity) {
+  if (state.copies.size() != kCopies) {
+    throw sssp::InputError("checkpoint: the loop state has " + std::to_string(state.copies.size()) +
+                           " copies, Near-Far keeps " + std::to_string(kCopies));
+  }
+  if (number == 0) throw sssp::InputError("checkpoint: launches are numbered from 1");
+  if (delta == 0) throw sssp::InputError("checkpoint: delta must be at least 1");
+  if (capacity == 0 || capacity > (vertex_t{1} << 20)) {
+    throw sssp::InputError("checkpoint: capacity must be 1 to 2^20, got " + std::to_string(capacity));
+  }
+  std::vector<Frontier> frontier;
+  std::vector<unsigned> counts(2 * kCopies);  // near counts, then far counts, as the solver keeps them
+  for (unsigned c = 0; c < kCopies; ++c) {
+    const LoopCopy& copy = state.copies[c];
+    frontier.push_back(Frontier{copy.threshold, copy.far_min, copy.split});
+    counts[c] = copy.near_count;
+    counts[kCopies + c] = copy.far_count;
+  }
+  const std::vector<RunStats> stats = {RunStats{state.near_rounds, state.splits, state.done_launch, 0}};
+  DeviceBuffer<Frontier> d_frontier = upload(frontier, "checkpoint loop states");
+  DeviceBuffer<unsigned> d_counts = upload(counts, "checkpoint list counts");
+  DeviceBuffer<RunStats> d_stats = upload(stats, "checkpoint run statistics");
+  DeviceBuffer<vertex_t> d_slots(2 * kCopies * std::uint64_t{capacity}, "checkpoint lists");
+  DeviceBuffer<unsigned> d_marks(2, "checkpoint stamps and marks");
+  DeviceBuffer<dist_t> d_expanded(1, "checkpoint expanded distances");
+  DeviceBuffer<StepReport> d_report(1, "checkpoint step");
+  d_report.fill_bytes(0);
+  Lists lists{};
+  lists.near = d_slots.data();
+  lists.far = d_slots.data() + kCopies * std::uint64_t{capacity};
+  lists.near_count = d_counts.data();
+  lists.far_count = d_counts.data() + kCopies;
+  lists.frontier = d_frontier.data();
+  lists.stats = d_stats.data();
+  lists.queued_by = d_marks.data();
+  lists.in_far = d_marks.data() + 1;
+  lists.expanded_at = d_expanded.data();
+  lists.capacity = capacity;
+  run_harness(1, decide_once, lists, number, delta, d_report.data());
+  const StepReport r = d_report.to_host().front();
+  StepCheckpoint out;
+  out.near_round = r.near_round;
+  out.split = r.split;
+  out.near_items = r.near_in_count;
+  out.far_items = r.far_in_count;
+  out.near_in = r.near_in;
+  out.near_out = r.near_out;
+  out.near_out_count = r.near_out_count;
+  out.far_in = r.far_in;
+  out.far_now = r.far_now;
+  out.far_now_count = r.far_now_count;
+  out.far_next = r.far_next;
+  out.far_next_count = r.far_next_count;
+  out.number = r.number;
+  out.threshold = r.threshold;
   return out;
 }
 

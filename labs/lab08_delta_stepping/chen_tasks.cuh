@@ -1,13 +1,17 @@
 // Lab 08 skeleton, generated from solutions/lab08_delta_stepping/chen_tasks.cuh by common/tools/make_skeleton.py.
 // This file is yours: replace each SSSP_TODO with your code.
-// Lab 08, tasks 2 and 3: the two device functions of Chen's delta-stepping a
-// student writes, one vertex each. delta_stepping.cu's kernels call them, and
-// so do the checkpoints' harness kernels (checkpoints.cu), so a checkpoint
-// grades the very code the solver runs, each task on its own.
+// Lab 08, tasks 2, 3 and 7: the device functions of Chen's delta-stepping a
+// student writes: take one vertex out of its bucket, offer one arc, and share
+// the arcs of the requests evenly among the threads. delta_stepping.cu's
+// kernels call them, and so do the checkpoints' harness kernels
+// (checkpoints.cu), so a checkpoint grades the very code the solver runs,
+// each task on its own.
 //
 // Include it after SSSP_DEVICE_TODO_STATE(8): the skeleton's stubs record an
 // unfinished task in that word of the including file.
 #pragma once
+
+#include <cstdint>
 
 #include "lab08.hpp"
 #include "sssp/cuda/atomics.cuh"
@@ -37,19 +41,44 @@ __device__ bool take_from_bucket(bucket_t* bindex, bucket_t* taken_stamp, const 
   SSSP_DEVICE_TODO_RETURN(8, 2, "take the current bucket's vertices out by their prefix-sum slots", false);
 }
 
-// Task 3: relaxes v's light arcs (weight <= delta) or its heavy ones; an
-// improved head moves to the bucket of its new distance. Returns the arcs offered.
-__device__ unsigned long long relax_request(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
-                                            const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex,
-                                            dist_t delta, bool light, vertex_t v) {
-  unsigned long long offered = 0;
-  // TODO(task 3): returns the number of arcs offered: v's light arcs
-  // (weight <= delta) when `light`, else its heavy ones, each exactly once;
-  // on return every head w that an offer improved has dist[w] at most that
-  // offer and is in the bucket of its new distance or an earlier one, however
-  // many threads offer to w at once. Argue: why do concurrent improvements
-  // of w leave it in the bucket of the smallest of them, in any order?
+// Task 3: offers arc e of request v if it is of the kind the phase relaxes
+// (light: weight <= delta, else heavy); an improved head moves to the bucket
+// of its new distance. Returns 1 if the arc was offered, 0 if it is of the
+// other kind.
+__device__ unsigned offer_arc(const vertex_t* __restrict__ targets, const weight_t* __restrict__ weights, dist_t* dist,
+                              bucket_t* bindex, dist_t delta, bool light, vertex_t v, edge_t e) {
+  unsigned offered = 0;
+  // TODO(task 3): returns 1 if arc e (an arc of v) is of the kind the phase
+  // relaxes (`light`: weight <= delta; else weight > delta) and offers it,
+  // else 0 and changes nothing; on return, if the offer dist[v] + weight
+  // improved the head w, dist[w] is at most that offer and w is in the
+  // bucket of its new distance or an earlier one, however many threads
+  // offer to w at once. Argue: why do concurrent improvements of w leave
+  // it in the bucket of the smallest of them, in any order?
   SSSP_DEVICE_TODO_RETURN(8, 3, "relax the light or the heavy arcs of a request", offered);
+  return offered;
+}
+
+// Task 7 (Chen 5.4, reqSize): thread `thread` of `threads` offers its share
+// of the arcs of requests[0 .. count) through offer(v, e), which returns 1
+// for an arc it offered and 0 for one of the other kind; returns the sum.
+// req_size is the exclusive prefix sum of the requests' out-degrees:
+// req_size[i] arcs belong to requests[0 .. i), req_size[count] to them all.
+template <typename Offer>
+__device__ unsigned long long offer_share(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ requests,
+                                          const edge_t* __restrict__ req_size, unsigned count, std::uint64_t thread,
+                                          std::uint64_t threads, Offer offer) {
+  unsigned long long offered = 0;
+  // TODO(task 7): calls offer(v, e) for this thread's share of the arcs of
+  // the requests and returns the sum of what the calls returned. Over
+  // threads 0 .. threads - 1 together, offer is called exactly once for
+  // each arc e of each request v = requests[i], i < count, and for no
+  // other arc; no thread calls it more than ceil(req_size[count] / threads)
+  // times, however the degrees are spread (one request holding every arc,
+  // or many with none). Argue: what does a thread read to find its first
+  // arc, and how many reads is that?
+  (void)offsets, (void)requests, (void)req_size, (void)count, (void)thread, (void)threads, (void)offer;
+  SSSP_DEVICE_TODO_RETURN(8, 7, "Chen's reqSize load balancing: an even share of the arcs per thread", offered);
   return offered;
 }
 

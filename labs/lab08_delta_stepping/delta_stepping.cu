@@ -16,6 +16,10 @@
 //    when it is in none), since a vertex is in at most one bucket at a time.
 //    An improved vertex moves to bucket dist / delta by atomicMin on its
 //    index, so concurrent improvements leave the smallest one's bucket.
+//  - Arcs shared evenly by a second prefix sum (Chen 5.4, reqSize): the
+//    scan of the requests' out-degrees numbers their arcs, and each thread
+//    of the relaxation takes an equal share of that numbering, so a hub's
+//    arcs are spread over many threads instead of one (task 7).
 //  - Requests compacted by a prefix sum: an exclusive scan of "BIndex(v) is
 //    the current bucket" gives each such v its slot, ReqIndex(v), so taking
 //    the bucket out is one parallel scatter instead of a contended counter.
@@ -47,11 +51,11 @@
 namespace lab08 {
 namespace {
 // Before chen_tasks.cuh: its stubs record an unfinished task here.
-SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"});
+SSSP_DEVICE_TODO_STATE_IN(8, {2, "chen_tasks.cuh"}, {3, "chen_tasks.cuh"}, {7, "chen_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
-// Tasks 2 and 3, the device functions the kernels below call per vertex: in
+// Tasks 2, 3 and 7, the device functions the kernels below call: in
 // their own file, so that the checkpoints (checkpoints.cu) run them too.
 #include "chen_tasks.cuh"
 
@@ -89,20 +93,34 @@ __global__ void take_bucket(vertex_t n, bucket_t* bindex, bucket_t* taken_stamp,
   }
 }
 
-// Relaxes the light or heavy arcs of requests[0 .. *count); adds the arcs
-// offered to *offered, once per block.
+// The out-degree of requests[i] for i < *count, and 0 past it: the input of
+// the scan that gives reqSize (the count is on the GPU in the heavy phase).
+struct RequestDegree {
+  const edge_t* offsets;
+  const vertex_t* requests;
+  const unsigned* count;
+  __device__ edge_t operator()(vertex_t i) const {
+    if (i >= *count) return 0;
+    const vertex_t v = requests[i];
+    return offsets[v + 1] - offsets[v];
+  }
+};
+
+// Relaxes the light or heavy arcs of requests[0 .. *count), each thread its
+// share by reqSize (task 7) and each arc by task 3; adds the arcs offered
+// to *offered, once per block. reqSize covers `limit` requests: a larger
+// count (only a broken task 2 makes one) is cut to it, not read past.
 __global__ void relax_requests(const edge_t* __restrict__ offsets, const vertex_t* __restrict__ targets,
                                const weight_t* __restrict__ weights, dist_t* dist, bucket_t* bindex, dist_t delta,
-                               bool light, const vertex_t* requests, const unsigned* count,
-                               unsigned long long* offered) {
+                               bool light, const vertex_t* requests, const edge_t* req_size, const unsigned* count,
+                               unsigned limit, unsigned long long* offered) {
   __shared__ unsigned long long block_offered;
   if (threadIdx.x == 0) block_offered = 0;
   __syncthreads();
-  const unsigned total = *count;
-  unsigned long long mine = 0;
-  for (std::uint64_t i = sssp::cuda::global_thread_index(); i < total; i += sssp::cuda::grid_stride()) {
-    mine += relax_request(offsets, targets, weights, dist, bindex, delta, light, requests[i]);
-  }
+  const unsigned long long mine =
+      offer_share(offsets, requests, req_size, min(*count, limit), sssp::cuda::global_thread_index(),
+                  static_cast<std::uint64_t>(gridDim.x) * blockDim.x,
+                  [&](vertex_t v, edge_t e) { return offer_arc(targets, weights, dist, bindex, delta, light, v, e); });
   if (mine != 0) atomicAdd(&block_offered, mine);
   __syncthreads();
   if (threadIdx.x == 0 && block_offered != 0) atomicAdd(offered, block_offered);
@@ -134,12 +152,14 @@ struct DeltaSteppingSssp::Impl {
   DeviceBuffer<bucket_t> taken_stamp;      // bucket + 1 of the last bucket v was taken from: S without clearing
   DeviceBuffer<vertex_t> req_index;        // ReqIndex(v): the exclusive scan
   DeviceBuffer<vertex_t> requests;         // Req
+  DeviceBuffer<edge_t> req_size;           // reqSize: the exclusive scan of the requests' out-degrees
   sssp::cuda::DeviceWord<unsigned> taken;  // requests of the round, read by the host
   DeviceBuffer<unsigned> selected;         // |S|, read only by the heavy relaxation
   sssp::cuda::DeviceWord<bucket_t> next_bucket;
   sssp::cuda::DeviceWord<unsigned long long> offered;
   DeviceBuffer<std::uint8_t> cub_scratch;
-  unsigned resident;  // blocks of a launch whose size only the GPU knows
+  unsigned resident;     // blocks of a launch whose size only the GPU knows
+  std::uint64_t degree;  // the average out-degree rounded up: threads per request in a relaxation
   sssp::cuda::Stream stream;
 
   Impl(const CsrGraph& g, DeltaSteppingOptions o)
@@ -152,22 +172,24 @@ struct DeltaSteppingSssp::Impl {
         taken_stamp(n, "S stamps"),
         req_index(n, "request indices"),
         requests(std::max<vertex_t>(n, 1), "requests"),
+        req_size(static_cast<std::size_t>(n) + 1, "request sizes"),
         selected(1, "S size"),
         cub_scratch(cub_scratch_bytes(n), "CUB scratch"),
-        resident(resident_blocks(n, o.block_size)) {}
+        resident(resident_blocks(n, o.block_size)),
+        degree(n == 0 ? 1 : std::max<std::uint64_t>((g.num_edges() + n - 1) / n, 1)) {}
 
   static void require_memory(const CsrGraph& g) {
     const std::uint64_t n = g.num_vertices();
     using sssp::cuda::device_bytes;
     const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + device_bytes<dist_t>(n) +
                                 device_bytes<bucket_t>(2 * n) + device_bytes<vertex_t>(2 * n) +
-                                cub_scratch_bytes(g.num_vertices());
+                                device_bytes<edge_t>(n + 1) + cub_scratch_bytes(g.num_vertices());
     sssp::cuda::require_free_memory(bytes, "lab 08 delta-stepping on " + sssp::describe(g));
   }
 
-  // The scratch the largest of the three CUB calls needs on n items.
+  // The scratch the largest of the four CUB calls needs on n items (n + 1 for reqSize).
   static std::size_t cub_scratch_bytes(vertex_t n) {
-    std::size_t scan = 0, select = 0, reduce = 0;
+    std::size_t scan = 0, select = 0, reduce = 0, sizes = 0;
     const auto flags = thrust::make_transform_iterator(static_cast<const bucket_t*>(nullptr), InBucket{0});
     SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, flags, static_cast<vertex_t*>(nullptr), n));
     SSSP_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select, thrust::counting_iterator<vertex_t>(0),
@@ -175,7 +197,11 @@ struct DeltaSteppingSssp::Impl {
                                           TakenFrom{nullptr, 0}));
     SSSP_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, reduce, static_cast<const bucket_t*>(nullptr),
                                            static_cast<bucket_t*>(nullptr), n));
-    return std::max({scan, select, reduce, std::size_t{1}});
+    const auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<vertex_t>(0),
+                                                         RequestDegree{nullptr, nullptr, nullptr});
+    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, sizes, degrees, static_cast<edge_t*>(nullptr),
+                                                  static_cast<std::uint64_t>(n) + 1));
+    return std::max({scan, select, reduce, sizes, std::size_t{1}});
   }
 
   static unsigned resident_blocks(vertex_t n, unsigned block_size) {
@@ -183,15 +209,32 @@ struct DeltaSteppingSssp::Impl {
                     sssp::cuda::grid_for(std::max<vertex_t>(n, 1), block_size));
   }
 
-  void relax(bool light, const unsigned* count, unsigned blocks) {
-    relax_requests<<<blocks, options.block_size, 0, stream.get()>>>(
+  // Relaxes the light or heavy arcs of requests[0 .. *count), at most
+  // `bound` of them: reqSize by a CUB scan, then the relaxation with about
+  // one thread per arc (the average degree per request), at least a block per
+  // SM or so (a round of a few hubs has far more arcs than that average says)
+  // and at most a resident grid.
+  void relax(bool light, const unsigned* count, std::uint64_t bound, Counters& work) {
+    const cudaStream_t s = stream.get();
+    std::size_t bytes = cub_scratch.size();
+    const auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<vertex_t>(0),
+                                                         RequestDegree{graph.offsets.data(), requests.data(), count});
+    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes, degrees, req_size.data(), bound + 1, s));
+    const std::uint64_t threads = std::max<std::uint64_t>(bound * degree, 1);
+    const std::uint64_t wanted =
+        std::max<std::uint64_t>((threads + options.block_size - 1) / options.block_size, std::max(resident / 8, 1u));
+    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>(resident, wanted));
+    relax_requests<<<blocks, options.block_size, 0, s>>>(
         graph.offsets.data(), graph.targets.data(), graph.weights.data(), dist.data(), bindex.data(), delta, light,
-        requests.data(), count, offered.device());
+        requests.data(), req_size.data(), count, static_cast<unsigned>(bound), offered.device());
     SSSP_CUDA_CHECK_LAUNCH();
+    work.kernel_launches += 2;
   }
 
-  // Light rounds until bucket `current` stays empty: scan, take out, look, relax.
-  void empty_bucket(bucket_t current, Counters& work) {
+  // Light rounds until bucket `current` stays empty: scan, take out, look,
+  // relax. Returns how many vertices the rounds took (with repeats): a bound on |S|.
+  std::uint64_t empty_bucket(bucket_t current, Counters& work) {
+    std::uint64_t taken_total = 0;
     const cudaStream_t s = stream.get();
     for (std::uint64_t round = 1;; ++round) {
       std::size_t bytes = cub_scratch.size();
@@ -204,7 +247,7 @@ struct DeltaSteppingSssp::Impl {
       work.kernel_launches += 2;
       const unsigned count = taken.read(s);
       ++work.host_syncs;
-      if (count == 0) return;
+      if (count == 0) return std::min<std::uint64_t>(taken_total, n);
       // A bucket empties within n light rounds (each round settles at least
       // one more arc of every light path inside it). A vertex never taken out
       // would loop for ever: look for an unfinished task now and then, and
@@ -216,22 +259,23 @@ struct DeltaSteppingSssp::Impl {
                                      std::to_string(n) + " light rounds; are its vertices taken out of it?");
         }
       }
-      relax(true, taken.device(), sssp::cuda::grid_for(count, options.block_size));
-      ++work.kernel_launches;
+      relax(true, taken.device(), count, work);
+      taken_total += count;
       ++work.iterations;
       work.vertices_processed += count;
     }
   }
 
-  // S relaxes its heavy arcs once: CUB selects S, then one launch over it.
-  void relax_heavy(bucket_t current, Counters& work) {
+  // S relaxes its heavy arcs once: CUB selects S (at most `bound` vertices),
+  // then reqSize and one launch over it.
+  void relax_heavy(bucket_t current, std::uint64_t bound, Counters& work) {
     const cudaStream_t s = stream.get();
     std::size_t bytes = cub_scratch.size();
     SSSP_CUDA_CHECK(cub::DeviceSelect::If(cub_scratch.data(), bytes, thrust::counting_iterator<vertex_t>(0),
                                           requests.data(), selected.data(), n, TakenFrom{taken_stamp.data(), current},
                                           s));
-    relax(false, selected.data(), resident);
-    work.kernel_launches += 2;
+    ++work.kernel_launches;
+    relax(false, selected.data(), bound, work);
   }
 
   // The smallest bucket index of any vertex: the next bucket, or kNoBucket.
@@ -265,8 +309,8 @@ SsspResult DeltaSteppingSssp::run(vertex_t source) {
         // Chen's Algorithm 3: while some bucket is non-empty, empty the
         // smallest by light rounds, then relax the heavy arcs of what it held.
         for (bucket_t current = 0; current != kNoBucket;) {
-          s.empty_bucket(current, work);
-          s.relax_heavy(current, work);
+          const std::uint64_t bound = s.empty_bucket(current, work);
+          s.relax_heavy(current, bound, work);
           const bucket_t next = s.find_next_bucket(work);
           // Light offers from bucket i land in i or later, heavy ones after i:
           // a next bucket not after the current one means a broken task.

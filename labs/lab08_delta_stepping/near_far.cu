@@ -57,11 +57,12 @@
 namespace lab08 {
 namespace {
 // Before near_far_tasks.cuh: its stubs record an unfinished task here.
-SSSP_DEVICE_TODO_STATE_IN(8, {4, "near_far_tasks.cuh"}, {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"});
+SSSP_DEVICE_TODO_STATE_IN(8, {4, "near_far_tasks.cuh"}, {5, "near_far_tasks.cuh"}, {6, "near_far_tasks.cuh"},
+                          {8, "near_far_tasks.cuh"});
 }  // namespace
 }  // namespace lab08
 
-// Tasks 4, 5 and 6 with the lists and loop state they write, in their own
+// Tasks 4, 5, 6 and 8 with the lists and loop state they write, in their own
 // file, so that the checkpoints (checkpoints.cu) run them too.
 #include "near_far_tasks.cuh"
 
@@ -85,19 +86,10 @@ __device__ bool claim_expansion(const dist_t* dist, const Lists& lists, vertex_t
   return true;
 }
 
-// threshold + delta, or further if the last split measured that the far pile
-// holds nothing below that: then the smallest far distance's bucket. Saturates
-// at kInfinity.
-__device__ dist_t next_threshold(const Frontier& now, dist_t delta) {
-  dist_t steps = 1;
-  if (now.far_min != sssp::kInfinity && now.far_min >= now.threshold) steps = (now.far_min - now.threshold) / delta + 1;
-  if (steps > (sssp::kInfinity - now.threshold) / delta) return sssp::kInfinity;
-  return now.threshold + steps * delta;
-}
-
 // One step of the run: a near round, a split or nothing, as the state left by
-// the previous launch says. Every block reads the same state, written by the
-// previous launch, so all of them agree on what this launch is.
+// the previous launch says (task 8 decides which). Every block reads the same
+// state, written by the previous launch, so all of them agree on what this
+// launch is.
 //
 // In a near round a tile of kLanes threads expands each item: its leader
 // claims the item, then the lanes take its arcs in turn. The rounds of a road
@@ -119,22 +111,16 @@ __global__ void __launch_bounds__(1024)
   }
   __syncthreads();
 
-  const Frontier now = lists.frontier[number % kCopies];
-  const unsigned near_in_count = min(lists.near_count[number % kCopies], lists.capacity);
-  const unsigned far_in_count = min(lists.far_count[now.split % kCopies], lists.capacity);
-  const bool near_round = near_in_count > 0;
-  const bool split = !near_round && far_in_count > 0;
-  Launch launch{number,
-                lists.near_list(number + 1),
-                &lists.near_count[(number + 1) % kCopies],
-                lists.far_list(now.split),
-                &lists.far_count[now.split % kCopies],
-                lists.far_list(now.split + 1),
-                &lists.far_count[(now.split + 1) % kCopies],
-                split ? next_threshold(now, delta) : now.threshold};
+  const Step step = decide_step(lists, number, delta);
+  const Frontier& now = step.now;
+  const Launch& launch = step.launch;
+  const unsigned near_in_count = step.near_in_count;
+  const unsigned far_in_count = step.far_in_count;
+  const bool near_round = step.near_round;
+  const bool split = step.split;
 
   if (near_round) {
-    const vertex_t* near_in = lists.near_list(number);
+    const vertex_t* near_in = step.near_in;
     const auto tile = cg::tiled_partition<kLanes>(cg::this_thread_block());
     const std::uint64_t tiles = sssp::cuda::grid_stride() / kLanes;
     unsigned long long my_arcs = 0;
@@ -158,7 +144,7 @@ __global__ void __launch_bounds__(1024)
     }
     if (my_arcs != 0) atomicAdd(&arcs, my_arcs);
   } else if (split) {
-    const vertex_t* far_in = lists.far_list(now.split);
+    const vertex_t* far_in = step.far_in;
     for (std::uint64_t i = sssp::cuda::global_thread_index(); i < far_in_count; i += sssp::cuda::grid_stride()) {
       const dist_t stays = split_far_item(dist, lists, launch, now.threshold, far_in[i]);
       if (stays != sssp::kInfinity) atomicMin(&far_min, static_cast<unsigned long long>(stays));

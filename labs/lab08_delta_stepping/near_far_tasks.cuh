@@ -1,6 +1,6 @@
 // Lab 08 skeleton, generated from solutions/lab08_delta_stepping/near_far_tasks.cuh by common/tools/make_skeleton.py.
 // This file is yours: replace each SSSP_TODO with your code.
-// Lab 08, tasks 4, 5 and 6: the three device functions of Near-Far a
+// Lab 08, tasks 4, 5, 6 and 8: the four device functions of Near-Far a
 // student writes, with the lists and loop state they work on. near_far.cu's step
 // kernel calls them, and so do the checkpoints' harness kernels
 // (checkpoints.cu), so a checkpoint grades the very code the solver runs,
@@ -160,6 +160,51 @@ __device__ __forceinline__ void leave_state_for_the_next_launch(const Lists& lis
   // questions above). Given: kCopies, the Lists and RunStats fields; the
   // blocks' far_min is already on its way into copy number + 1.
   SSSP_DEVICE_TODO(8, 6, "the next launch's state (the GPU-driven loop)");
+}
+
+// What one launch is and works on: task 8 decides it from the state the
+// previous launch left, and every block of the launch decides the same.
+struct Step {
+  Frontier now;             // the state the previous launch left for this one
+  const vertex_t* near_in;  // the near list a near round expands
+  unsigned near_in_count;   // its items
+  const vertex_t* far_in;   // the far pile a split splits
+  unsigned far_in_count;    // its items
+  bool near_round;          // this launch expands near_in
+  bool split;               // this launch splits far_in
+  Launch launch;            // where it appends, and the threshold it routes by
+};
+
+// Task 8: what launch `number` (from 1) does, decided from the state launch
+// number - 1 left (task 6 wrote it; launch 1 reads initialise's). Returns a
+// step that meets this contract:
+//  - now is frontier copy number % kCopies;
+//  - near_in is near list copy number and far_in far pile copy now.split,
+//    with their counts, each at most lists.capacity (a count past it means
+//    an overflow the host reports: only the slots that exist are items);
+//  - the launch is a near round if near_in holds items, else a split if
+//    far_in does, else idle (neither);
+//  - launch.number is number; a near round appends to near list copy
+//    number + 1 and to far pile copy now.split (near_out, far_now, with
+//    their counts), and a split keeps what stays far in far pile copy
+//    now.split + 1 (far_next, with its count); every field is set, whatever
+//    the launch is;
+//  - launch.threshold is now.threshold, except after a split: then the
+//    smallest now.threshold + k * delta, k >= 1, above now.far_min when
+//    now.far_min is finite and at least now.threshold (else k = 1), or
+//    kInfinity if that passes it.
+//
+// Be ready to argue: why must every block of a launch reach the same
+// decision, and what makes it so? Why may a split jump several deltas at
+// once, and why never past now.far_min's bucket?
+__device__ __forceinline__ Step decide_step(const Lists& lists, unsigned number, dist_t delta) {
+  Step step{};
+  // TODO(task 8): meet the contract above, and be ready to argue it (the
+  // questions above). Given: kCopies, Lists::near_list and far_list, the
+  // Frontier, Launch and Step fields.
+  (void)lists, (void)number, (void)delta;
+  SSSP_DEVICE_TODO_RETURN(8, 8, "the step a launch takes, from the state the previous one left", step);
+  return step;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 /// A plain C++ header: the tests include it without nvcc.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "lab08.hpp"
@@ -33,20 +34,37 @@ struct TakeBucketCheckpoint {
 /// sum of "bindex[v] == current", computed here as the solver's CUB scan does.
 [[nodiscard]] TakeBucketCheckpoint checkpoint_take_bucket(const std::vector<bucket_t>& bindex, bucket_t current);
 
-/// What one launch of task 3 (relax_request, in chen_tasks.cuh) did.
+/// What one launch of task 3 (offer_arc, in chen_tasks.cuh) did.
 struct RelaxCheckpoint {
   std::vector<dist_t> dist;        ///< Distances after the launch.
   std::vector<bucket_t> bindex;    ///< BIndex after the launch.
   unsigned long long offered = 0;  ///< The sum of what the calls returned: the arcs offered.
 };
 
-/// Task 3 alone: one thread per entry of `requests` calls relax_request on
-/// `graph` with `delta` and `light`, starting from `dist` and `bindex` (both
-/// of size n).
+/// Task 3 alone: one thread per entry v of `requests` calls offer_arc on each
+/// of v's arcs in turn, on `graph` with `delta` and `light`, starting from
+/// `dist` and `bindex` (both of size n).
 [[nodiscard]] RelaxCheckpoint checkpoint_relax_requests(const CsrGraph& graph, const std::vector<dist_t>& dist,
                                                         const std::vector<bucket_t>& bindex,
                                                         const std::vector<vertex_t>& requests, dist_t delta,
                                                         bool light);
+
+/// What one launch of task 7 (offer_share, in chen_tasks.cuh) did, with a
+/// stand-in for task 3 that records each call and returns 1.
+struct ShareCheckpoint {
+  std::vector<unsigned> calls;                 ///< Per arc of the graph: the calls that offered it.
+  std::vector<unsigned> tail_wrong;            ///< Per arc: the calls that named a vertex other than its tail.
+  unsigned beyond_the_arcs = 0;                ///< Calls for an arc index past the graph's arcs.
+  std::vector<unsigned long long> per_thread;  ///< Per thread: the calls it made.
+  std::vector<unsigned long long> returned;    ///< Per thread: what its task 7 call returned.
+};
+
+/// Task 7 alone: exactly `threads` threads (1 to 2^20), thread t calling
+/// offer_share(..., t, threads, stand-in) on the arcs of `requests` (vertices
+/// of `graph`, none twice), with reqSize the exclusive prefix sum of
+/// their out-degrees, computed here as the solver's CUB scan does.
+[[nodiscard]] ShareCheckpoint checkpoint_offer_share(const CsrGraph& graph, const std::vector<vertex_t>& requests,
+                                                     std::uint64_t threads);
 
 /// What one near round of task 4 (relax_and_route, in near_far_tasks.cuh) did.
 struct OfferCheckpoint {
@@ -108,5 +126,31 @@ struct LoopState {
 /// it routed by (after a split, the advanced one). Returns the state after the call.
 [[nodiscard]] LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_t threshold,
                                                bool near_round, bool split);
+
+/// What task 8 (decide_step, in near_far_tasks.cuh) decided for one launch.
+/// Lists and counts are named by their copy: 0 to kLoopCopies - 1, or -1 for
+/// a pointer to none of the copies.
+struct StepCheckpoint {
+  bool near_round = false;  ///< The launch expands its near list.
+  bool split = false;       ///< The launch splits its far pile.
+  unsigned near_items = 0;  ///< Items of the near list it reads.
+  unsigned far_items = 0;   ///< Items of the far pile it reads.
+  int near_in = -1;         ///< The near list it reads.
+  int near_out = -1;        ///< The near list it appends to.
+  int near_out_count = -1;  ///< That list's count.
+  int far_in = -1;          ///< The far pile it reads.
+  int far_now = -1;         ///< The far pile a near round appends to.
+  int far_now_count = -1;   ///< That pile's count.
+  int far_next = -1;        ///< The far pile a split keeps its far items in.
+  int far_next_count = -1;  ///< That pile's count.
+  unsigned number = 0;      ///< The launch number it records.
+  dist_t threshold = 0;     ///< The threshold it routes by.
+};
+
+/// Task 8 alone: one thread calls decide_step for launch `number` (from 1)
+/// with bucket width `delta` on the loop state `state` (kLoopCopies copies),
+/// with lists of `capacity` slots (1 to 2^20). Returns what it decided.
+[[nodiscard]] StepCheckpoint checkpoint_decide_step(const LoopState& state, unsigned number, dist_t delta,
+                                                    vertex_t capacity);
 
 }  // namespace lab08

@@ -22,6 +22,13 @@ inline auto rpc_fields(OfferCheckpoint& c) { return std::tie(c.dist, c.near, c.f
 inline auto rpc_fields(SplitCheckpoint& c) { return std::tie(c.near, c.far, c.in_far, c.far_min); }
 inline auto rpc_fields(LoopCopy& c) { return std::tie(c.threshold, c.far_min, c.split, c.near_count, c.far_count); }
 inline auto rpc_fields(LoopState& s) { return std::tie(s.copies, s.near_rounds, s.splits, s.done_launch); }
+inline auto rpc_fields(ShareCheckpoint& c) {
+  return std::tie(c.calls, c.tail_wrong, c.beyond_the_arcs, c.per_thread, c.returned);
+}
+inline auto rpc_fields(StepCheckpoint& c) {
+  return std::tie(c.near_round, c.split, c.near_items, c.far_items, c.near_in, c.near_out, c.near_out_count, c.far_in,
+                  c.far_now, c.far_now_count, c.far_next, c.far_next_count, c.number, c.threshold);
+}
 
 }  // namespace lab08
 
@@ -45,6 +52,8 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab08::checkpoint_offer", &lab08::checkpoint_offer);
   registry.function("lab08::checkpoint_split", &lab08::checkpoint_split);
   registry.function("lab08::checkpoint_next_launch", &lab08::checkpoint_next_launch);
+  registry.function("lab08::checkpoint_offer_share", &lab08::checkpoint_offer_share);
+  registry.function("lab08::checkpoint_decide_step", &lab08::checkpoint_decide_step);
 }
 
 #else
@@ -121,6 +130,15 @@ LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_
                                  bool split) {
   return sssp::rpc::call(&checkpoint_next_launch, "lab08::checkpoint_next_launch", before, number, threshold,
                          near_round, split);
+}
+
+ShareCheckpoint checkpoint_offer_share(const CsrGraph& graph, const std::vector<vertex_t>& requests,
+                                       std::uint64_t threads) {
+  return sssp::rpc::call(&checkpoint_offer_share, "lab08::checkpoint_offer_share", graph, requests, threads);
+}
+
+StepCheckpoint checkpoint_decide_step(const LoopState& state, unsigned number, dist_t delta, vertex_t capacity) {
+  return sssp::rpc::call(&checkpoint_decide_step, "lab08::checkpoint_decide_step", state, number, delta, capacity);
 }
 
 }  // namespace lab08

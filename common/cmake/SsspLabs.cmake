@@ -300,9 +300,9 @@ endfunction()
 function(_sssp_add_variant lab name flavour subdir)
   set(dir "${PROJECT_BINARY_DIR}/${subdir}")
   if(NOT TARGET ${lab}_${name})  # a lab with cpu and gpu tests asks for each variant twice
-    execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
+    execute_process(COMMAND "${Python3_EXECUTABLE}" -m tests.project.make_mutant
                             ${ARGN} "${PROJECT_SOURCE_DIR}/solutions/${lab}" "${dir}"
-                    RESULT_VARIABLE failed)
+                    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" RESULT_VARIABLE failed)
     if(failed)
       message(FATAL_ERROR "${flavour} of ${lab} could not be made (see above)")
     endif()

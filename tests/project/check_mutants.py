@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Show that the graded tests catch deliberately wrong solutions.
 
-    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
+    python3 -m tests.project.check_mutants --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
 
 For every mutant in the labs' tests/<lab>/mutants.json (built by CMake as
 flavour "mutant:<name>"), runs the lab's graded tests as the grader does, one
@@ -45,16 +45,15 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
-import sandbox  # noqa: E402  (tests/sandbox.py: how a worker is started)
-# tests/grading/: the same test runner and compute-sanitizer item the grader uses.
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from tests.grader import sandbox  # how a worker is started and confined
+# tests/grader/: the same test runner and compute-sanitizer item the grader uses.
 # gpu_present is looked up in pipeline, where the tests replace it.
-from grading import pipeline  # noqa: E402
-from grading.judging import Runner, gtest_filter_matches  # noqa: E402
-from grading.limits import TEST_TIMEOUT  # noqa: E402
-from grading.model import Program, ProgramError, Result  # noqa: E402
-from grading.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for  # noqa: E402
+from tests.grader import pipeline
+from tests.grader.judging import Runner, gtest_filter_matches
+from tests.grader.limits import TEST_TIMEOUT
+from tests.grader.model import Program, ProgramError, Result
+from tests.grader.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for
 
 
 GPU_JOBS = min(os.cpu_count() or 1, 4)

@@ -49,7 +49,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-import sandbox  # tests/sandbox.py: where the student's code runs
+from . import sandbox  # where the student's code is compiled and runs
 
 from .judging import Runner, last_step, missing_for, test_output
 from .limits import OUTPUT_LIMIT, cut, how_it_ended

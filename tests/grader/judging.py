@@ -37,7 +37,7 @@ SKIP_REASONS = {
     "GPU test skipped: ": "no GPU",
     "dataset test skipped: ": "dataset missing",
     "hidden-graph test skipped: ": "no hidden graphs",
-    "performance item skipped: ": "no reference solutions",  # a student release (tests/grading/perf.py)
+    "performance item skipped: ": "no reference solutions",  # a student release (tests/grader/perf.py)
 }
 
 

@@ -119,7 +119,7 @@ def worker_command(isolation: Isolation, worker: Path, gpu: bool, prefix: list[s
     before it, inside the sandbox). `log_dir`, a directory of the grader's,
     is writable inside at the same path (the sanitizer's log): it must hold
     nothing the grader writes or trusts, and what the grader reads from it is
-    the sandbox's to change (tests/grading/sanitizer.py)."""
+    the sandbox's to change (tests/grader/sanitizer.py)."""
     if not isolation.sandboxed:
         return [*(prefix or []), str(worker)]
     inside = f"{WORKER_DIR}/{worker.name}"

@@ -1,7 +1,7 @@
 """tests/grade.py's command line: its options, the checks of their
 combinations, the order of the steps (intake, isolation, grading, stopping
 every process grading started, reports) and the exit status.
-tests/grade.py's docstring documents the command.
+tests/grader/__main__.py's docstring documents the command.
 
 The reports are written last, once every process below grade.py is gone:
 grade.py is a subreaper (PR_SET_CHILD_SUBREAPER), so a process the
@@ -24,8 +24,8 @@ import time
 import traceback
 from pathlib import Path
 
-import lab_data  # tests/lab_data.py: each lab's rubric.json
-import sandbox  # tests/sandbox.py: where the student's code runs
+from . import lab_data  # each lab's rubric.json
+from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO, intake, pipeline
 from .limits import MEMORY_LIMIT_MIB, TEST_TIMEOUT

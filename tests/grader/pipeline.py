@@ -17,7 +17,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import sandbox  # tests/sandbox.py: where the student's code runs
+from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO, build, intake, perf
 from .judging import Runner, missing_for

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import sandbox  # tests/sandbox.py: where the student's code is compiled
+from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO
 from .limits import cut, limited_command

@@ -73,7 +73,7 @@ def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Pro
 
 def grade_perf_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,
                     unlisted: list[str], left_out: str, setup: perf.PerfSetup, runner: Runner) -> None:
-    """Times the lab's solver against the reference (tests/grading/perf.py) into
+    """Times the lab's solver against the reference (tests/grader/perf.py) into
     `item`, or says why not, and draws the plot where matplotlib is present."""
     gpu = next((p for p in programs if p.kind == "gpu"), None)
     why = item_skip(programs, left_out, setup.skip)

@@ -165,7 +165,7 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
     if not programs:
         return [], 0, 0
     rubric = lab_data.load_rubric()
-    sanitizer = sanitizer_for(args, runner, pipeline.gpu_present())
+    sanitizer = sanitizer_for(args.sanitize, args.sanitizer_timeout, runner, pipeline.gpu_present())
     problems, verified, unverifiable = [], 0, 0
     for (lab, name), lab_programs in programs.items():
         mutant, entry = mutants[lab][name], rubric[lab]
@@ -175,9 +175,9 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
             problems.append(f"{lab}/{name}: a sanitizer mutant needs the lab's \"sanitizer\" entry in the rubric, "
                             f"a GPU test program and \"sanitizer_tool\" (one of {', '.join(SANITIZER_TOOLS)})")
             continue
-        if isinstance(sanitizer, tuple):
+        if sanitizer.skip is not None:
             unverifiable += 1
-            print(f"{lab}/{name}: not verifiable here: {sanitizer[1]}")
+            print(f"{lab}/{name}: not verifiable here: {sanitizer.skip[1]}")
             continue
         patterns = entry["sanitizer"]["tests"]
         try:
@@ -188,7 +188,7 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
         if not names:
             problems.append(f"{lab}/{name}: the rubric's sanitizer tests ({':'.join(patterns)}) match no test")
             continue
-        result = sanitizer.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), patterns, names)
+        result = sanitizer.tool.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), patterns, names)
         runs = ", ".join(f"{r.tool} {r.status}" + (f" ({r.errors})" if r.errors else "") for r in result.sanitizer_runs)
         print(f"{lab}/{name}: {SANITIZER_ITEM} item {result.status} on {len(names)} tests ({runs})"
               f" (must be reported by {tool})")

@@ -9,7 +9,7 @@
 #     the lab: reduce-bench from labs/, reduce-bench-ref from solutions/.
 #
 #     A lab with a binding (tests/<lab>/binding.cpp, see
-#     tests/support/rpc/api.hpp) also gets <lab>_worker_<flavour>: the
+#     tests/grader/runtime/rpc/api.hpp) also gets <lab>_worker_<flavour>: the
 #     process that runs that flavour's code for the isolated tests. A GPU lab
 #     with an ordering probe (tests/<lab>/ordering_probe.cu) also compiles it
 #     against each worker's code, to PTX beside the worker

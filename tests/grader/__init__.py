@@ -25,6 +25,10 @@ concern a module:
     model      the errors and records the others pass between them
     slurm      bulk's --slurm: the job array's script, sbatch, squeue, why a task ended
 
+Beside the modules, runtime/rpc/ holds the C++ worker runtime (CMake's
+sssp_rpc libraries): the worker process a lab's code is built into, and the
+pipe through which the graded test programs call it.
+
 The modules import one another relatively, so the package is the same
 whether it is imported as `tests.grader` (python3 -m, the project's checks,
 from the root) or as `grader` (tests/grade.py and tests/grade_bulk.py, run as

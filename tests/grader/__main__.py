@@ -16,7 +16,7 @@ and write Gradescope results.json and JUnit XML.
 
 The lab's code never runs inside a graded test program. Each test program
 holds the tests and the course's support only and calls the lab through a
-worker process (tests/support/rpc) built from the lab's files and run in a
+worker process (tests/grader/runtime/rpc) built from the lab's files and run in a
 bubblewrap sandbox (tests/grader/sandbox.py): whatever the worker answers is data
 the test checks, and the worker cannot reach the test's verdict, report or
 timer. Where bubblewrap cannot run, the worker still runs apart, unsandboxed,

@@ -49,7 +49,7 @@ def missing_for(reason: str) -> str | None:
 def last_step(output: str) -> str:
     """The last step a test announced before running student code ('' when none).
     Lines end at newlines only: the worker's lines reach the output marked
-    (tests/support/rpc/transport.cpp), and a carriage return in one must not
+    (tests/grader/runtime/rpc/transport.cpp), and a carriage return in one must not
     start a line that passes for a step."""
     steps = [line[len(STEP):] for line in output.split("\n") if line.startswith(STEP)]
     return cut(steps[-1].strip(), STEP_LIMIT) if steps else ""

@@ -2,7 +2,7 @@
 
 Trust boundary: a graded test program (GoogleTest, the reference solver, the
 verifier) never loads the student's code. Every call to the lab's API goes to
-a worker process (tests/support/rpc), and the worker runs here:
+a worker process (tests/grader/runtime/rpc), and the worker runs here:
 
 - bubblewrap (`bwrap`, Debian package bubblewrap): new user, PID, network,
   IPC and UTS namespaces, and no further user namespace inside (a nested

@@ -75,7 +75,7 @@ class HiddenGraphTests(unittest.TestCase):
 class LimitsAreDocumented(unittest.TestCase):
     def test_the_readme_states_the_limits_the_code_sets(self):
         readme = " ".join((REPO / "README.md").read_text().split())
-        relay = (REPO / "tests" / "support" / "rpc" / "transport.cpp").read_text()
+        relay = (REPO / "tests" / "grader" / "runtime" / "rpc" / "transport.cpp").read_text()
         shown = int(re.search(r"kWorkerOutputLimit = std::size_t\{64\} << (\d+);", relay).group(1))
         stated = [f"at most {build.COMPILE_TIMEOUT:g} s in all",
                   f"{build.COMPILE_MEMORY_MIB >> 10} GiB of memory per compiler process",

@@ -2,7 +2,7 @@
 """The performance item's settings never reach the student's code: a test
 program started with SSSP_PERF_* (the graphs, repeats and the seed of the
 sources, which grade.py gives the test program only) starts its worker
-without them (tests/support/rpc/transport.cpp). Checked on lab 01's isolated
+without them (tests/grader/runtime/rpc/transport.cpp). Checked on lab 01's isolated
 test program, whose worker is wrapped here in a shell that writes down the
 environment it was given before it runs the real worker.
 

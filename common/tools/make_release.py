@@ -37,8 +37,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 # Left out: a path equal to one of these or under it...
 EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/grader/gradescope", ".ci", "docs/design")
-# ...except these, which the student build and CI use.
-KEPT = ("tests/project/run_sanitizer.sh", ".ci/run")
+# ...except this, the CPU CI the student's repository runs.
+KEPT = (".ci/run",)
 # Left out too, for every lab: its mutants (tests/<lab>/mutants.json) are solution code, and
 # so is a handout figure named *.instructor.* (one that draws an answer; the handout shows
 # it inside an instructor block).

@@ -27,11 +27,8 @@ temporary directory outside the project, on the same weighted graph (written
 by sssp-ref --write-graph) from the same source, on 1 thread and on all cores.
 """
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from benchkit.main import main  # noqa: E402  (after the path it is found on)
+from benchkit.main import main  # .ci/benchkit/: run as a script, this file's folder is where Python looks first
 
 if __name__ == "__main__":
     sys.exit(main(__doc__))

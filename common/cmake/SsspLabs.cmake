@@ -9,7 +9,7 @@
 #     the lab: reduce-bench from labs/, reduce-bench-ref from solutions/.
 #
 #     A lab with a binding (tests/<lab>/binding.cpp, see
-#     tests/support/rpc/api.hpp) also gets <lab>_worker_<flavour>: the
+#     tests/grader/runtime/rpc/api.hpp) also gets <lab>_worker_<flavour>: the
 #     process that runs that flavour's code for the isolated tests. A GPU lab
 #     with an ordering probe (tests/<lab>/ordering_probe.cu) also compiles it
 #     against each worker's code, to PTX beside the worker
@@ -300,9 +300,9 @@ endfunction()
 function(_sssp_add_variant lab name flavour subdir)
   set(dir "${PROJECT_BINARY_DIR}/${subdir}")
   if(NOT TARGET ${lab}_${name})  # a lab with cpu and gpu tests asks for each variant twice
-    execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
+    execute_process(COMMAND "${Python3_EXECUTABLE}" -m tests.project.make_mutant
                             ${ARGN} "${PROJECT_SOURCE_DIR}/solutions/${lab}" "${dir}"
-                    RESULT_VARIABLE failed)
+                    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" RESULT_VARIABLE failed)
     if(failed)
       message(FATAL_ERROR "${flavour} of ${lab} could not be made (see above)")
     endif()

@@ -8,8 +8,8 @@ working tree) minus what only an instructor may have: solutions/, every lab's
 mutants (tests/<lab>/mutants.json: wrong versions of the solution, so
 solution code), the project's own checks (tests/project/: mutant and task
 revert checks, the skeleton and grader checks, all built on the solutions),
-the instructor's tools (this one, make_skeleton.py, make_gradescope.py), the
-Gradescope files, the GPU CI scripts and the labs' design notes
+the instructor's tools (common/tools/: this one, make_skeleton.py), the
+Gradescope autograder and its builder (tests/grader/gradescope/), the GPU CI scripts and the labs' design notes
 (docs/design/, which describe the reference). In Markdown files,
 blocks between `<!-- instructor: begin -->` and `<!-- instructor: end -->`
 lines (the README's sections for instructors and maintainers, a command that
@@ -36,10 +36,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 # Left out: a path equal to one of these or under it...
-EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/run_autograder", "tests/gradescope", ".ci",
-            "docs/design")
-# ...except these, which the student build and CI use.
-KEPT = ("tests/project/run_sanitizer.sh", ".ci/run")
+EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/grader/gradescope", ".ci", "docs/design")
+# ...except this, the CPU CI the student's repository runs.
+KEPT = (".ci/run",)
 # Left out too, for every lab: its mutants (tests/<lab>/mutants.json) are solution code, and
 # so is a handout figure named *.instructor.* (one that draws an answer; the handout shows
 # it inside an instructor block).

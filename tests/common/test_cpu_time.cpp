@@ -1,4 +1,4 @@
-// The performance item's CPU clock (tests/support/rpc/cpu_time.hpp) against
+// The performance item's CPU clock (tests/grader/runtime/rpc/cpu_time.hpp) against
 // processes whose CPU use is known: a child's busy work to well under a
 // tick, a grandchild's whether alive or reaped, a sleeper's as nothing, and
 // a process that does not exist refused. Busy work is counted in CPU time,

@@ -1,4 +1,4 @@
-// Lab 01's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 01's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's functions; the graded tests call them here.
 #include "lab01.hpp"
 #include "rpc/api.hpp"

@@ -1,4 +1,4 @@
-// Lab 02's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 02's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker holds the student's solvers; the graded tests call them here.
 #include "lab02.hpp"
 #include "rpc/api.hpp"

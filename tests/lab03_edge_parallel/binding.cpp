@@ -1,4 +1,4 @@
-// Lab 03's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 03's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker holds the student's solvers; the graded tests call them here.
 #include "lab03.hpp"
 #include "rpc/api.hpp"

@@ -1,4 +1,4 @@
-// Lab 04's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 04's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker holds the student's reduction and Dijkstra; the graded tests call
 // them here.
 #include <vector>

@@ -1,4 +1,4 @@
-// Lab 05's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 05's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker runs the student's CPU baseline and holds the GPU solvers; the
 // graded tests call them here. The DenseGraph is given code (dense_graph.cpp,
 // compiled into both sides): it crosses as a DenseMatrix and is built again,

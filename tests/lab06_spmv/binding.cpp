@@ -1,4 +1,4 @@
-// Lab 06's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 06's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's formats and solver; the graded tests call them
 // here. formats.cpp holds task 1, so its given functions are served too.
 #include <set>

@@ -1,4 +1,4 @@
-// Lab 07's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 07's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's solver; the graded tests call it here.
 #include <vector>
 

@@ -1,4 +1,4 @@
-// Lab 08's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 08's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's delta rules and solvers; the graded tests call
 // them here. delta.cpp holds task 1, so its given to_string is served too.
 // The checkpoints (checkpoints.cu) return what one task's device function

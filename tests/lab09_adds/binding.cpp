@@ -1,4 +1,4 @@
-// Lab 09's API across the worker boundary (tests/support/rpc/api.hpp): the
+// Lab 09's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's policy (bucket_of and next_delta, the host
 // versions of policy.cuh), the queue harness (tasks 2 and 3 alone), the
 // checkpoints (tasks 4, 6 and 7 alone) and the solver; the graded tests call them here.

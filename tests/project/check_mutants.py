@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Show that the graded tests catch deliberately wrong solutions.
 
-    check_mutants.py --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
+    python3 -m tests.project.check_mutants --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
 
 For every mutant in the labs' tests/<lab>/mutants.json (built by CMake as
 flavour "mutant:<name>"), runs the lab's graded tests as the grader does, one
@@ -45,16 +45,15 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
-import sandbox  # noqa: E402  (tests/sandbox.py: how a worker is started)
-# tests/grading/: the same test runner and compute-sanitizer item the grader uses.
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from tests.grader import sandbox  # how a worker is started and confined
+# tests/grader/: the same test runner and compute-sanitizer item the grader uses.
 # gpu_present is looked up in pipeline, where the tests replace it.
-from grading import pipeline  # noqa: E402
-from grading.judging import Runner, gtest_filter_matches  # noqa: E402
-from grading.limits import TEST_TIMEOUT  # noqa: E402
-from grading.model import Program, ProgramError, Result  # noqa: E402
-from grading.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for  # noqa: E402
+from tests.grader import pipeline
+from tests.grader.judging import Runner, gtest_filter_matches
+from tests.grader.limits import TEST_TIMEOUT
+from tests.grader.model import Program, ProgramError, Result
+from tests.grader.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for
 
 
 GPU_JOBS = min(os.cpu_count() or 1, 4)
@@ -166,7 +165,7 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
     if not programs:
         return [], 0, 0
     rubric = lab_data.load_rubric()
-    sanitizer = sanitizer_for(args, runner, pipeline.gpu_present())
+    sanitizer = sanitizer_for(args.sanitize, args.sanitizer_timeout, runner, pipeline.gpu_present())
     problems, verified, unverifiable = [], 0, 0
     for (lab, name), lab_programs in programs.items():
         mutant, entry = mutants[lab][name], rubric[lab]
@@ -176,9 +175,9 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
             problems.append(f"{lab}/{name}: a sanitizer mutant needs the lab's \"sanitizer\" entry in the rubric, "
                             f"a GPU test program and \"sanitizer_tool\" (one of {', '.join(SANITIZER_TOOLS)})")
             continue
-        if isinstance(sanitizer, tuple):
+        if sanitizer.skip is not None:
             unverifiable += 1
-            print(f"{lab}/{name}: not verifiable here: {sanitizer[1]}")
+            print(f"{lab}/{name}: not verifiable here: {sanitizer.skip[1]}")
             continue
         patterns = entry["sanitizer"]["tests"]
         try:
@@ -189,7 +188,7 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
         if not names:
             problems.append(f"{lab}/{name}: the rubric's sanitizer tests ({':'.join(patterns)}) match no test")
             continue
-        result = sanitizer.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), patterns, names)
+        result = sanitizer.tool.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), patterns, names)
         runs = ", ".join(f"{r.tool} {r.status}" + (f" ({r.errors})" if r.errors else "") for r in result.sanitizer_runs)
         print(f"{lab}/{name}: {SANITIZER_ITEM} item {result.status} on {len(names)} tests ({runs})"
               f" (must be reported by {tool})")

@@ -10,7 +10,7 @@ clock), and that each scores what its design says (docs/design/perf-grading.md):
   "perf_share_expected" within "perf_share_tolerance";
 - the untouched skeleton (labs/) earns nothing.
 
-    check_perf.py --build-dir BUILD [--lab LAB]... [--runs 5] [--mutant-runs 1]
+    python3 -m tests.project.check_perf --build-dir BUILD [--lab LAB]... [--runs 5] [--mutant-runs 1]
                   [--only REGEX] [--gpus 0,1,...] [--out DIR]
 
 --mutant-runs N grades each perf mutant N times (a calibration must earn its
@@ -38,9 +38,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import lab_data  # noqa: E402  (tests/lab_data.py)
-from grading.perf import PERF_ITEM  # noqa: E402
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from tests.grader.perf import PERF_ITEM
 
 
 def grade(build: Path, lab: str, flavour: str, gpu: str | None = None) -> tuple[dict | None, str]:

@@ -2,11 +2,11 @@
 """Check the task map of each lab's tests/<lab>/rubric.json: which graded tests
 grade which task.
 
-    check_tasks.py --static
+    python3 -m tests.project.check_tasks --static
         every task region of solutions/<lab>/ (// BEGIN SOLUTION task N) has
         an entry in the lab's "tasks", each names graded tests of the lab,
         and every graded test belongs to at least one task (no build needed)
-    check_tasks.py --build-dir BUILD --lab LAB [--hidden-graphs DIR] [--write]
+    python3 -m tests.project.check_tasks --build-dir BUILD --lab LAB [--hidden-graphs DIR] [--write]
         grades the solution once per task N with only task N unfinished (as
         the skeleton has it): exactly the tests listed under task N must fail,
         every other test must pass. Needs the build configured with
@@ -25,14 +25,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE.parents[1] / "common" / "tools"))
-import check_mutants  # noqa: E402  (runs every variant's tests at once, as the grader does)
-import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json)
-import make_skeleton  # noqa: E402  (the task regions)
-from grading import REPO  # noqa: E402  (tests/grading/: the grader's parts)
-from grading.judging import Runner  # noqa: E402
-from grading.limits import TEST_TIMEOUT  # noqa: E402
+from tests.project import check_mutants  # runs every variant\'s tests at once, as the grader does
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from common.tools import make_skeleton  # the task regions, the same TODOs
+from tests.grader import REPO
+from tests.grader.judging import Runner
+from tests.grader.limits import TEST_TIMEOUT
 
 
 def solution_tasks(lab: str) -> dict[int, str]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write a variant of a lab's solution sources to OUT_DIR.
 
-    make_mutant.py LAB NAME SOLUTION_DIR OUT_DIR
+    python3 -m tests.project.make_mutant LAB NAME SOLUTION_DIR OUT_DIR
       mutant NAME of tests/LAB/mutants.json: one snippet replaced ("file",
       "find", "replace"), or several ("changes": a list of such objects), or
       a calibration of the speed item ("calibration": "twice" or
@@ -10,7 +10,7 @@
       length; the code is written here, once for every lab). Fails if a
       snippet to replace is not found exactly once (the solution changed:
       update tests/LAB/mutants.json).
-    make_mutant.py --revert-task LAB N SOLUTION_DIR OUT_DIR
+    python3 -m tests.project.make_mutant --revert-task LAB N SOLUTION_DIR OUT_DIR
       the solution with task N as the skeleton has it (make_skeleton.py) and
       every other task solved: what tests/project/check_tasks.py grades.
 """
@@ -20,10 +20,8 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "common" / "tools"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import lab_data  # noqa: E402  (tests/lab_data.py: each lab's mutants.json)
-import make_skeleton  # noqa: E402  (the skeleton generator: the same regions, the same TODOs)
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from common.tools import make_skeleton  # the task regions, the same TODOs
 
 
 # The calibration variants (issue 45) wrap a solver's whole run(): everything

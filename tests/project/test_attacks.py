@@ -20,7 +20,7 @@ grader) and say what each `// @REPORT-SAYS@ TEXT` line of the attack asks,
 no hidden-graph test's report holds the TEXT of a `// @HIDDEN-REPORT-LACKS@`
 line, no process it started is left, and the course's files are as they were.
 
-    test_attacks.py --build-dir BUILD --lab LAB [--attack NAME ...] [--timeout S]
+    python3 -m tests.project.test_attacks --build-dir BUILD --lab LAB [--attack NAME ...] [--timeout S]
 
 Needs a built BUILD (the lab's isolated test programs) and bubblewrap:
 without a sandbox it exits 77 (skipped), saying why.
@@ -42,8 +42,7 @@ REPO = Path(__file__).resolve().parents[2]
 ATTACKS = REPO / "tests" / "project" / "attacks"
 HIDDEN = REPO / "datasets" / "tiny"
 HIDDEN_MARKER = "Introduction to Algorithms"  # text of datasets/tiny/clrs_dijkstra.gr, never printed by a test
-sys.path.insert(0, str(REPO / "tests"))
-import sandbox  # noqa: E402
+from tests.grader import sandbox  # how a worker is started and confined
 
 
 def tree_digest() -> str:
@@ -106,7 +105,7 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ, SSSP_GRADER_SECRET=secret)
     before = tree_digest()
     passed = failed = 0
-    stage = Path(args.build_dir).resolve() / "isolation" / "src"  # tests/grading/build.py, WORKER_BUILD
+    stage = Path(args.build_dir).resolve() / "isolation" / "src"  # tests/grader/build.py, WORKER_BUILD
     with tempfile.TemporaryDirectory(prefix="sssp-attacks-") as work:
         for attack in attacks:
             code = (attack.read_text().replace("@REPO@", str(REPO)).replace("@HIDDEN@", str(HIDDEN))

@@ -291,8 +291,7 @@ class Pages(unittest.TestCase):
             path = out / "lab04-reduce-bench.md"
             path.write_text(page)
             # The release drops instructor blocks and opens student ones (make_release.py).
-            sys.path.insert(0, str(REPO / "common" / "tools"))
-            import make_release  # noqa: E402
+            from common.tools import make_release
             released = make_release.student_text(page)
             self.assertNotIn("-ref", released)
             self.assertNotIn(".ci/", released)

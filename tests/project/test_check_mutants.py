@@ -7,11 +7,9 @@ program was not built is named as such. The runs themselves are
 simulated (a real race needs a GPU; check_mutants.py's runs are the
 grader's, tested in test_grade.py): this tests the verdict over them.
 
-    test_check_mutants.py --build-dir BUILD
+    python3 -m tests.project.test_check_mutants --build-dir BUILD
 """
-import argparse
 import contextlib
-import importlib.util
 import io
 import sys
 import unittest
@@ -19,12 +17,10 @@ import unittest.mock
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("check_mutants", REPO / "tests" / "project" / "check_mutants.py")
-check_mutants = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(check_mutants)
-sys.path.insert(0, str(REPO / "tests"))
-from grading.limits import TEST_TIMEOUT  # noqa: E402  (tests/grading/: the grader's parts)
-from grading.model import Program, Result  # noqa: E402
+from tests.grader.limits import TEST_TIMEOUT
+from tests.grader.model import Program, Result
+from tests.project import check_mutants
+from tests.project import harness  # --build-dir and the unittest run
 
 BUILD: Path = Path()  # set by main()
 MUTANT = ("lab01_serial", "bellman_ford_without_early_exit")
@@ -133,15 +129,5 @@ class Repeat(unittest.TestCase):
         self.assertEqual(exit_.exception.code, 2)
 
 
-def main() -> int:
-    global BUILD
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build-dir", required=True, type=Path)
-    args, rest = parser.parse_known_args()
-    BUILD = args.build_dir
-    result = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2).result
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(harness.run_with_build_dir(sys.modules[__name__]))

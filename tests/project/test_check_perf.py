@@ -2,16 +2,13 @@
 """What tests/project/check_perf.py expects of each "caught_by": "perf" mutant
 (without a GPU): the bound of a slow variant, the range of a calibration
 variant, and that every lab's calibration shares follow the item's own scale."""
-import sys
 import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "tests" / "project"))
-import lab_data  # noqa: E402  (tests/lab_data.py)
-from check_perf import share_range  # noqa: E402
-from grading.perf import fraction, parse_scale  # noqa: E402
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from tests.project.check_perf import share_range
+from tests.grader.perf import fraction, parse_scale
 
 # The calibration variants and the ratio of the solves each is built to read.
 CALIBRATIONS = {"calibration_solves_twice": 2.0, "calibration_solves_one_and_a_half": 1.5}

@@ -18,7 +18,7 @@ of the width and measures it there (same origin), then writes its findings
 into the DOM that --dump-dom prints. Exits 77 (skipped) without Chromium or
 without the site (no doxygen).
 
-    test_docs_browser.py HTML_DIR OUT_DIR
+    python3 -m tests.project.test_docs_browser HTML_DIR OUT_DIR
 """
 import functools
 import html

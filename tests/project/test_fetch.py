@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of datasets/: the manifest, the fetch tool and the tiny graphs.
 
-Run:  python3 tests/project/test_fetch.py [--mirror DIR] [unittest options]
+Run:  python3 -m tests.project.test_fetch [--mirror DIR] [unittest options]
 
 The mirror of real graphs is taken from --mirror, else the SSSP_DATA_MIRROR
 environment variable, else ../shared/datasets next to the repository if that
@@ -14,7 +14,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import heapq
-import importlib.util
 import io
 import lzma
 import os
@@ -55,11 +54,8 @@ def find_mirror(cli_value: str | None) -> Path | None:
 
 def load_fetch_module():
     sys.dont_write_bytecode = True  # no __pycache__ inside datasets/
-    spec = importlib.util.spec_from_file_location("sssp_fetch", FETCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    from datasets import fetch
+    return fetch
 
 
 def run_fetch(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of tests/grade.py, the autograder, on a built tree:
 
-    test_grade.py --build-dir BUILD
+    python3 -m tests.project.test_grade --build-dir BUILD
 
 Each test is a way a student or an instructor can make the grader lie: a
 forged pass, a skip that shrinks the grade, a stray file in the hidden-graph
@@ -24,23 +24,23 @@ from unittest import mock
 from xml.etree import ElementTree as ET
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import grade  # noqa: E402  (tests/grade.py: the command, main)
-import grading.build  # noqa: E402  (tests/grading/: the grader's parts; a step is replaced in its own module)
-import grading.intake  # noqa: E402
-import grading.pipeline  # noqa: E402
-import grading.sanitizer  # noqa: E402
-import lab_data  # noqa: E402  (tests/lab_data.py: each lab's rubric.json and mutants.json)
-from grading.judging import Runner, gtest_filter_matches  # noqa: E402
-from grading.limits import MEMORY_LIMIT_MIB  # noqa: E402
-from grading.model import LabReport, Program, Result, ToolRun  # noqa: E402
-from grading.perf import PERF_ITEM  # noqa: E402
-from grading.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_LOG,  # noqa: E402
+from tests.grader import __main__ as grade  # the command (tests/grade.py's main)
+import tests.grader.build
+import tests.grader.intake
+import tests.grader.pipeline
+import tests.grader.sanitizer
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from tests.grader.judging import Runner, gtest_filter_matches
+from tests.grader.limits import MEMORY_LIMIT_MIB
+from tests.grader.model import LabReport, Program, Result, ToolRun
+from tests.grader.perf import PERF_ITEM
+from tests.grader.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_LOG,
                                SANITIZER_MISSING, SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer,
                                judge_tool_run, parse_sanitizer_log, read_tool_log, recorded_exits,
                                sanitizer_verdict)
-from grading.reports import write_gradescope, write_junit  # noqa: E402
-from grading.scoring import rubric_results  # noqa: E402
+from tests.grader.reports import write_gradescope, write_junit
+from tests.grader.scoring import rubric_results
+from tests.project import harness  # --build-dir and the unittest run
 
 BUILD: Path = Path()  # set by main()
 LAB = "lab01_serial"
@@ -50,8 +50,7 @@ TINY = REPO / "datasets" / "tiny"
 def mutant_program(name: str) -> Program:
     """LAB's isolated test program calling the worker of mutant `name`, as
     the mutant checks run it (check_mutants.variant_programs)."""
-    sys.path.insert(0, str(REPO / "tests" / "project"))
-    import check_mutants  # noqa: E402
+    from tests.project import check_mutants  # runs every variant\'s tests at once, as the grader does
     manifest = json.loads((BUILD / "graded_tests.json").read_text())
     [program] = check_mutants.variant_programs(manifest, "mutant", [LAB])[(LAB, name)]
     return program
@@ -100,9 +99,9 @@ class GraderRun(unittest.TestCase):
             return built[lab], None
 
         out = io.StringIO()
-        with mock.patch.object(grading.build, "configure", configure), \
-                mock.patch.object(grading.build, "build", build), \
-                mock.patch.object(grading.build, "build_student_worker", build_student_worker), \
+        with mock.patch.object(tests.grader.build, "configure", configure), \
+                mock.patch.object(tests.grader.build, "build", build), \
+                mock.patch.object(tests.grader.build, "build_student_worker", build_student_worker), \
                 contextlib.redirect_stdout(out):
             status = grade.main(["--build-dir", str(BUILD), "--junit", str(self.scratch / "junit.xml"),
                                  "--allow-unsandboxed", *args])
@@ -186,7 +185,7 @@ class StudentEdits(GraderRun):
         # expected to fail, and with nothing else to check the run is skipped.
         edited = {LAB: [f"labs/{LAB}/dijkstra.cpp"]}
         out = io.StringIO()
-        with mock.patch.object(grading.intake, "hand_edited_labs", return_value=edited), \
+        with mock.patch.object(tests.grader.intake, "hand_edited_labs", return_value=edited), \
                 contextlib.redirect_stdout(out):
             status = grade.main(["--no-build", "--build-dir", str(BUILD), "--lab", LAB, "--expect", "zero",
                                  "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml")])
@@ -390,7 +389,7 @@ class Uploads(GraderRun):
         submission = self.upload({"bfs.cpp": "// my BFS\n"})
         (submission / "dijkstra.cpp").symlink_to(outside)
         copy = self.scratch / "labs"
-        upload = grading.intake.take_submission(submission, [LAB], copy)
+        upload = tests.grader.intake.take_submission(submission, [LAB], copy)
         self.assertEqual((upload.labs, upload.ignored, upload.missing),
                          ([LAB], ["dijkstra.cpp"], [f"{LAB}/bellman_ford.cpp", f"{LAB}/dijkstra.cpp"]))
         self.assertEqual((copy / LAB / "dijkstra.cpp").read_text(), (REPO / "labs" / LAB / "dijkstra.cpp").read_text())
@@ -638,7 +637,7 @@ class SanitizerOutput(unittest.TestCase):
             exits = Path(scratch) / "exits"
             for command, status in ((["true"], 0), (["/bin/sh", "-c", "exit 86"], 86),
                                     (["/bin/sh", "-c", "kill -KILL $$"], 137)):
-                ran = subprocess.run(["/bin/sh", "-c", grading.sanitizer._RECORD_EXITS, "record-exits", str(exits),
+                ran = subprocess.run(["/bin/sh", "-c", tests.grader.sanitizer._RECORD_EXITS, "record-exits", str(exits),
                                       *command])
                 self.assertEqual(ran.returncode, status)
             self.assertEqual(recorded_exits(exits.read_text()), [0, 86, 137])
@@ -820,8 +819,7 @@ class SanitizerRuns(unittest.TestCase):
         self.assertIn("S.U failed", result.output)
 
     def test_a_sanitizer_mutant_is_caught_only_by_a_report_of_the_tool_it_names(self):
-        sys.path.insert(0, str(REPO / "tests" / "project"))
-        import check_mutants  # noqa: E402
+        from tests.project import check_mutants  # runs every variant\'s tests at once, as the grader does
         self.item(racecheck=RACE)  # the canned logs: a race, nothing else
         rubric = {"labX": {"title": "X", "tests": {"S.T": {"points": 1}, "S.U": {"points": 1}},
                            "sanitizer": {"points": 1, "tests": ["S.*"]}}}
@@ -830,8 +828,8 @@ class SanitizerRuns(unittest.TestCase):
         programs = {("labX", name): [Program(str(self.dir / "test_program"), "gpu")] for name in mutants["labX"]}
         args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
         with mock.patch.object(lab_data, "load_rubric", return_value=rubric), \
-                mock.patch.object(grading.pipeline, "gpu_present", return_value=True), \
-                mock.patch.object(grading.sanitizer, "find_sanitizer",
+                mock.patch.object(tests.grader.pipeline, "gpu_present", return_value=True), \
+                mock.patch.object(tests.grader.sanitizer, "find_sanitizer",
                                   return_value=str(self.dir / "compute-sanitizer")), \
                 contextlib.redirect_stdout(io.StringIO()):
             problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(args, self.runner, mutants,
@@ -846,8 +844,7 @@ class SanitizerRubric(unittest.TestCase):
 
     @staticmethod
     def gpu_labs() -> list[str]:
-        text = (REPO / "CMakeLists.txt").read_text()
-        return re.findall(r"sssp_add_lab\((\w+)\s+GPU\b", text)
+        return [lab for lab, kind in lab_data.course_labs().items() if kind == "GPU"]
 
     @staticmethod
     def gpu_tests_in_sources(lab: str) -> set[tuple[str, str]]:
@@ -951,13 +948,13 @@ class SanitizerSkips(GraderRun):
         out = io.StringIO()
         common = ["--no-build", "--build-dir", str(BUILD), "--lab", self.LAB, "--flavour", "solution",
                   "--results-json", str(self.results_path), "--junit", str(self.scratch / "j.xml"), "--allow-skips"]
-        with mock.patch.object(grading.pipeline, "gpu_present", return_value=True), \
-                mock.patch.object(grading.sanitizer, "find_sanitizer", return_value=None), \
+        with mock.patch.object(tests.grader.pipeline, "gpu_present", return_value=True), \
+                mock.patch.object(tests.grader.sanitizer, "find_sanitizer", return_value=None), \
                 contextlib.redirect_stdout(out):
             self.assertEqual(grade.main([*common, "--sanitize-only"]), 0, out.getvalue())
         [item] = self.results()["extra_data"]["skipped"]
         self.assertEqual((item["missing"], item["reason"]), SANITIZER_MISSING)
-        with mock.patch.object(grading.pipeline, "gpu_present", return_value=False), contextlib.redirect_stdout(out):
+        with mock.patch.object(tests.grader.pipeline, "gpu_present", return_value=False), contextlib.redirect_stdout(out):
             self.assertEqual(grade.main([*common, "--no-sanitize"]), 0, out.getvalue())
         skipped = {s["name"]: s for s in self.results()["extra_data"]["skipped"]}
         item = skipped[f"{self.LAB}: {SANITIZER_ITEM}"]
@@ -966,14 +963,13 @@ class SanitizerSkips(GraderRun):
 
 class SanitizerMutants(unittest.TestCase):
     def test_without_a_gpu_sanitizer_mutants_are_not_verifiable(self):
-        sys.path.insert(0, str(REPO / "tests" / "project"))
-        import check_mutants  # noqa: E402
+        from tests.project import check_mutants  # runs every variant\'s tests at once, as the grader does
         mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
         programs = {(lab, name): [Program("/nonexistent/test_program", "gpu")]
                     for lab, by_name in mutants.items() for name, m in by_name.items()
                     if m.get("caught_by") == "sanitizer"}
         args = argparse.Namespace(sanitize=True, sanitizer_timeout=30)
-        with mock.patch.object(grading.pipeline, "gpu_present", return_value=False), \
+        with mock.patch.object(tests.grader.pipeline, "gpu_present", return_value=False), \
                 contextlib.redirect_stdout(io.StringIO()):
             problems, verified, unverifiable = check_mutants.check_sanitizer_mutants(
                 args, Runner(30, 0, None), mutants, programs)
@@ -983,22 +979,15 @@ class SanitizerMutants(unittest.TestCase):
 
 class PackageDocstring(unittest.TestCase):
     def test_names_every_module_of_the_package_and_no_other(self):
-        """tests/grading/__init__.py lists the package's modules, one concern each: a module
-        added or removed without its line would leave the list wrong."""
-        import grading
-        listed = set(re.findall(r"^    (\w+)  ", grading.__doc__, re.M))
-        present = {p.stem for p in (REPO / "tests" / "grading").glob("*.py") if p.stem != "__init__"}
-        self.assertEqual(listed, present, "tests/grading/__init__.py's docstring names these modules")
-
-
-def main() -> int:
-    global BUILD
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build-dir", required=True)
-    args, rest = parser.parse_known_args()
-    BUILD = Path(args.build_dir).resolve()
-    return 0 if unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2).result.wasSuccessful() else 1
+        """tests/grader/__init__.py lists the package's modules and subpackages, one concern each: a
+        module added or removed without its line would leave the list wrong."""
+        import tests.grader as grader
+        listed = set(re.findall(r"^    (\w+)  ", grader.__doc__, re.M))
+        folder = REPO / "tests" / "grader"
+        present = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+        present |= {p.parent.name for p in folder.glob("*/__init__.py")}
+        self.assertEqual(listed, present, "tests/grader/__init__.py's docstring names these modules")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(harness.run_with_build_dir(sys.modules[__name__]))

@@ -5,7 +5,7 @@ graded in that order. Each must get its own honest score: the skeleton 0
 right after the reference (a worker build that kept the previous
 submission's objects once scored a skeleton 60), the forger 0.
 
-    test_grade_bulk.py --build-dir BUILD
+    python3 -m tests.project.test_grade_bulk --build-dir BUILD
 """
 import argparse
 import csv
@@ -14,10 +14,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "tests" / "project"))
-import grade_bulk  # noqa: E402
-from test_run_autograder import LAB, SUBMITTED, forging_files  # noqa: E402
+from tests.grader import bulk as grade_bulk  # tests/grade_bulk.py's main
+from tests.project.test_run_autograder import LAB, SUBMITTED, forging_files
 
 
 def main() -> int:

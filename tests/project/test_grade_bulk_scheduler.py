@@ -7,7 +7,7 @@ are graded, resumed reruns (done ones skipped, changed ones regraded), GPU
 discovery, and the Slurm task's missing-report reasons. Needs no build and
 no GPU.
 
-    test_grade_bulk_scheduler.py
+    python3 -m tests.project.test_grade_bulk_scheduler
 """
 import contextlib
 import csv
@@ -22,9 +22,8 @@ from pathlib import Path
 from unittest import mock
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import grade_bulk  # noqa: E402
-from grading import slurm  # noqa: E402
+from tests.grader import bulk as grade_bulk  # tests/grade_bulk.py's main
+from tests.grader import slurm
 
 FAKE = [sys.executable, str(Path(__file__).resolve().parent / "fake_grade.py")]
 

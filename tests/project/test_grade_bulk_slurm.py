@@ -13,7 +13,7 @@ slurm-client), not run as root, or do not come up here; failed when they do
 and the tool misbehaves. Every daemon it started is stopped, whatever
 happens.
 
-    test_grade_bulk_slurm.py
+    python3 -m tests.project.test_grade_bulk_slurm
 """
 import csv
 import json
@@ -28,8 +28,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import grade_bulk  # noqa: E402
+from tests.grader import bulk as grade_bulk  # tests/grade_bulk.py's main
 
 FAKE = [sys.executable, str(Path(__file__).resolve().parent / "fake_grade.py")]
 SKIP = 77

@@ -14,13 +14,13 @@ submission of tests/project/attacks/judge/ appended to a lab 01 file:
   JUnit file once the grader has written them. The grader's reports must be
   the last word, and results.json must say the run is not a grade.
 
-    test_judge_attacks.py --build-dir BUILD
+    python3 -m tests.project.test_judge_attacks --build-dir BUILD
 
 Needs a built BUILD (lab 01's isolated test program and its solution worker).
 """
-import argparse
 import json
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -34,12 +34,12 @@ REPO = Path(__file__).resolve().parents[2]
 ATTACKS = REPO / "tests" / "project" / "attacks" / "judge"
 LAB = "lab01_serial"
 TARGET = "dijkstra.cpp"  # the lab file each attack is appended to
-sys.path.insert(0, str(REPO / "tests"))
-import sandbox  # noqa: E402  (tests/sandbox.py)
-from grading import build, intake  # noqa: E402  (tests/grading/: the grader's parts)
-from grading.judging import Runner  # noqa: E402
-from grading.model import Program, Result  # noqa: E402
-from grading.sanitizer import SANITIZER_ITEM, Sanitizer  # noqa: E402
+from tests.grader import sandbox  # how a worker is started and confined
+from tests.grader import build, intake
+from tests.grader.judging import Runner
+from tests.grader.model import Program, Result
+from tests.grader.sanitizer import SANITIZER_ITEM, Sanitizer
+from tests.project import harness  # --build-dir and the unittest run
 
 BUILD: Path = Path()  # set by main()
 
@@ -69,8 +69,10 @@ PATTERNS = ["Lab01/Sssp.TinyHandCheckedGraphs/Dijkstra", "Heap.PopsInKeyOrder"]
 
 
 def submission_of(directory: Path, attack: str, base: Path, **values: str) -> Path:
-    """A submission of TARGET: `base`'s text with the attack appended, its @NAME@ placeholders filled."""
-    code = (ATTACKS / f"{attack}.cpp").read_text()
+    """A submission of TARGET: `base`'s text with the attack appended, its @NAME@ placeholders filled and
+    the fragments of ATTACKS it includes (#include "NAME.hpp") pasted in: a submission is that one file."""
+    code = re.sub(r'^#include "(\w+\.hpp)".*$', lambda m: (ATTACKS / m[1]).read_text(),
+                  (ATTACKS / f"{attack}.cpp").read_text(), flags=re.M)
     for name, value in values.items():
         code = code.replace(f"@{name}@", value)
     submission = directory / "submission"
@@ -210,14 +212,5 @@ class Unsandboxed(unittest.TestCase):
         self.assertTrue(report["output"].startswith("NOT A GRADE"), report["output"][:200])
 
 
-def main() -> int:
-    global BUILD
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build-dir", required=True)
-    args, rest = parser.parse_known_args()
-    BUILD = Path(args.build_dir).resolve()
-    return 0 if unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2).result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(harness.run_with_build_dir(sys.modules[__name__]))

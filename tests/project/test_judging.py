@@ -1,25 +1,23 @@
 #!/usr/bin/env python3
-"""How the grader runs and reports hidden-graph tests (tests/grading/judging.py,
+"""How the grader runs and reports hidden-graph tests (tests/grader/judging.py,
 issue 44, item 4), without building anything: such a test runs after every
 other test, with nothing beside it (a test beside it could read what its
 worker changes in host-wide figures, /proc/meminfo, and print it), and its
 report is a fixed summary, whatever the student's code printed or threw.
 And the README states the limits the sandbox and the compile set.
 
-    test_judging.py
+    python3 -m tests.project.test_judging
 """
 import re
-import sys
 import threading
 import time
 import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import sandbox  # noqa: E402
-from grading import build, judging  # noqa: E402
-from grading.model import Program, Result  # noqa: E402
+from tests.grader import sandbox  # how a worker is started and confined
+from tests.grader import build, judging
+from tests.grader.model import Program, Result
 
 
 class RecordingRunner(judging.Runner):
@@ -77,7 +75,7 @@ class HiddenGraphTests(unittest.TestCase):
 class LimitsAreDocumented(unittest.TestCase):
     def test_the_readme_states_the_limits_the_code_sets(self):
         readme = " ".join((REPO / "README.md").read_text().split())
-        relay = (REPO / "tests" / "support" / "rpc" / "transport.cpp").read_text()
+        relay = (REPO / "tests" / "grader" / "runtime" / "rpc" / "transport.cpp").read_text()
         shown = int(re.search(r"kWorkerOutputLimit = std::size_t\{64\} << (\d+);", relay).group(1))
         stated = [f"at most {build.COMPILE_TIMEOUT:g} s in all",
                   f"{build.COMPILE_MEMORY_MIB >> 10} GiB of memory per compiler process",

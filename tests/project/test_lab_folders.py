@@ -15,15 +15,17 @@ import sys
 import unittest
 from pathlib import Path
 
+from tests.grader import lab_data  # course_labs(): which labs exist
+
 REPO = Path(__file__).resolve().parents[2]
 
 # file -> {mention: why it is not a registration}
 ALLOWED = {
     "CMakePresets.json": {"lab01_serial": "the test preset's task reverts run on the CPU lab (a choice of CI)"},
     ".ci/never-hangs.py": {"lab09/": "the tool's subject: lab 09's persistent kernel, its default --algo"},
-    "tests/grade.py": {"lab01_serial": "an example in the usage text"},
-    "tests/grade_bulk.py": {"lab01_serial": "an example in the usage text", "lab02_frontier": "an example in --help"},
-    "tests/run_autograder": {"lab01_serial": "an example in the usage text"},
+    "tests/grader/__main__.py": {"lab01_serial": "an example in the usage text"},
+    "tests/grader/bulk.py": {"lab01_serial": "an example in the usage text", "lab02_frontier": "an example in --help"},
+    "tests/grader/gradescope/run_autograder": {"lab01_serial": "an example in the usage text"},
     "common/tools/make_skeleton.py": {"lab01_serial": "an example in the usage text"},
     "common/runner/main.cpp": {"lab01/": "an example in --help"},
     ".ci/bench-compare": {"lab09/": "an example in the usage text"},
@@ -36,9 +38,8 @@ COMMENT = re.compile(r"^\s*(#|//|/\*|\*)")
 
 
 def lab_list() -> list[str]:
-    """The labs in the top-level CMakeLists.txt, in order."""
-    text = (REPO / "CMakeLists.txt").read_text()
-    return re.findall(r"^sssp_add_lab\((lab\d+_\w+)", text, flags=re.M)
+    """The labs in the top-level CMakeLists.txt, in order (the grader's one reader of the list)."""
+    return list(lab_data.course_labs())
 
 
 def tracked_files() -> list[str]:

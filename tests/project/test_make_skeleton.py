@@ -3,17 +3,13 @@
 clobbers a student's edits without --force, and that --check tells a stale
 skeleton from a student's edits."""
 import contextlib
-import importlib.util
 import io
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-TOOL = Path(__file__).resolve().parents[2] / "common" / "tools" / "make_skeleton.py"
-spec = importlib.util.spec_from_file_location("make_skeleton", TOOL)
-make_skeleton = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(make_skeleton)
+from common.tools import make_skeleton
 
 SOLUTION = """#include "x.hpp"
 int f(int a) {

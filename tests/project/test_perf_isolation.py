@@ -2,13 +2,12 @@
 """The performance item's settings never reach the student's code: a test
 program started with SSSP_PERF_* (the graphs, repeats and the seed of the
 sources, which grade.py gives the test program only) starts its worker
-without them (tests/support/rpc/transport.cpp). Checked on lab 01's isolated
+without them (tests/grader/runtime/rpc/transport.cpp). Checked on lab 01's isolated
 test program, whose worker is wrapped here in a shell that writes down the
 environment it was given before it runs the real worker.
 
-    test_perf_isolation.py --build-dir BUILD
+    python3 -m tests.project.test_perf_isolation --build-dir BUILD
 """
-import argparse
 import json
 import os
 import subprocess
@@ -16,6 +15,8 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+
+from tests.project import harness  # --build-dir and the unittest run
 
 BUILD: Path
 
@@ -44,8 +45,4 @@ class WorkerEnvironment(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build-dir", required=True)
-    args, rest = parser.parse_known_args()
-    BUILD = Path(args.build_dir).resolve()
-    sys.exit(0 if unittest.main(argv=[sys.argv[0], *rest], exit=False).result.wasSuccessful() else 1)
+    sys.exit(harness.run_with_build_dir(sys.modules[__name__]))

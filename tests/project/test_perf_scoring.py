@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The performance item's arithmetic and refusals (tests/grading/perf.py),
+"""The performance item's arithmetic and refusals (tests/grader/perf.py),
 without a GPU: the scale, the noise rule, wrong answers, CPU solves, work
 done before the timed calls, impossibly fast answers, and the reference's
 own failures, each with the verdict a student would read."""
@@ -9,11 +9,10 @@ import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-from grading.model import GradingError  # noqa: E402  (tests/grading/: the grader's parts)
-from grading.perf import (PerfScale, Solve, cpu_share, fraction, item_points, parse_plan, parse_record,  # noqa: E402
+from tests.grader.model import GradingError
+from tests.grader.perf import (PerfScale, Solve, cpu_share, fraction, item_points, parse_plan, parse_record,
                           parse_scale, properties, relative_spread, score_graph, table)
-from grading.plot import bench_graph_prefix  # noqa: E402
+from tests.grader.plot import bench_graph_prefix
 
 SCALE = PerfScale(points=10, full_at=1.2, zero_at=4.0, noise_floor=0.03)
 
@@ -155,7 +154,7 @@ class Rounds(unittest.TestCase):
     def grade(self, reference_rounds, student_rounds):
         from types import SimpleNamespace
         from unittest import mock
-        import grading.perf as perf
+        import tests.grader.perf as perf
         sides = iter(side for pair in zip(reference_rounds, student_rounds) for side in pair)
 
         def run_side(runner, program, plan, seed, call_cost=False):
@@ -229,7 +228,7 @@ class WorkBeforeTheClock(unittest.TestCase):
 
     def grade(self, student_rounds: list[str], reference_rounds: list[str], repeats: int = 5):
         from types import SimpleNamespace
-        import grading.perf as perf
+        import tests.grader.perf as perf
         runner = FakeRunner({"student": student_rounds, "reference": reference_rounds})
         plan = parse_plan({"points": 15, "graphs": ["file:rome99.gr.gz"], "repeats": repeats, "warmup": 2,
                            "rounds": len(reference_rounds)})
@@ -369,7 +368,7 @@ class CallCost(unittest.TestCase):
 
     def grade(self, student_rounds: list[str], reference_rounds: list[str]):
         from types import SimpleNamespace
-        import grading.perf as perf
+        import tests.grader.perf as perf
         runner = FakeRunner({"student": student_rounds, "reference": reference_rounds})
         plan = parse_plan({"points": 15, "graphs": ["file:USA-road-NY.pace.gr.gz"], "repeats": 5, "warmup": 2,
                            "rounds": len(reference_rounds)})
@@ -438,7 +437,7 @@ class CallCost(unittest.TestCase):
     def test_the_report_shows_the_calls_cost_per_graph(self):
         import json
         import tempfile
-        import grading.perf as perf
+        import tests.grader.perf as perf
         reference = [road_record(*[ROAD_CALL_MS] * 5, calls=(ROAD_FIXED_MS,) * 5)]
         score, item, _ = self.grade([road_record(*[10.1] * 5)], reference)
         header, row = item.output.splitlines()[:2]
@@ -504,7 +503,7 @@ class Records(unittest.TestCase):
     def test_timed_runs_that_do_not_finish_name_the_graph_they_were_on(self):
         # Issue 47: the item's timeout said how long, not on what, unlike a test's.
         from types import SimpleNamespace
-        from grading.perf import run_side
+        from tests.grader.perf import run_side
 
         class Stuck:
             timeout = 60.0
@@ -536,7 +535,7 @@ class Records(unittest.TestCase):
                 parse_plan(entry)
 
     def test_every_gpu_lab_rubric_has_a_valid_plan(self):
-        import lab_data  # noqa: E402  (tests/lab_data.py)
+        from tests.grader import lab_data
         rubric = lab_data.load_rubric()
         gpu_labs = [lab for lab in rubric if lab != "lab01_serial"]
         for lab in gpu_labs:
@@ -557,7 +556,7 @@ class Records(unittest.TestCase):
 
     def test_the_handouts_state_the_item_as_the_rubric_and_the_h100_runs_say(self):
         import subprocess
-        check = subprocess.run([sys.executable, str(REPO / "tests" / "grading" / "perf_handout.py"), "--check"],
+        check = subprocess.run([sys.executable, "-m", "tests.grader.perf_handout", "--check"], cwd=REPO,
                                capture_output=True, text=True)
         self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
 

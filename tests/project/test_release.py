@@ -5,7 +5,7 @@ release lacks; it is a git repository with one commit and a clean tree; its
 grader starts, it configures without solutions/, and its quick start (grading
 lab 01's untouched skeleton) runs and scores 0.
 
-Run:  python3 tests/project/test_release.py --generator GENERATOR
+Run:  python3 -m tests.project.test_release --generator GENERATOR
 
 Configuring (CUDA off) and lab 01's grading only: a full build of the release
 is too slow for CI.
@@ -19,9 +19,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import lab_data  # noqa: E402  (tests/lab_data.py: which labs have a mutants.json)
-from grading.intake import editable_files  # noqa: E402  (tests/grading/intake.py: labs/<lab>/.student-files)
+from tests.grader import lab_data  # each lab's rubric.json and mutants.json
+from tests.grader.intake import editable_files
 
 # A line opening a solution region, as make_skeleton.py reads it (code, not
 # the quoted example in docs/conventions.md).
@@ -55,7 +54,7 @@ def problems(release: Path) -> list[str]:
     # What a student's own grade.py run reads: the loader, every lab's rubric
     # and the files a student edits in it (the grader's own modules: grader_starts).
     rubric = lab_data.load_rubric()
-    found += [f"{rel} is missing" for rel in ["tests/lab_data.py", *(f"tests/{lab}/rubric.json" for lab in rubric),
+    found += [f"{rel} is missing" for rel in ["tests/grader/lab_data.py", *(f"tests/{lab}/rubric.json" for lab in rubric),
                                               *(f"labs/{lab}/{name}" for lab in rubric for name in editable_files(lab))]
               if not (release / rel).is_file()]
     return found
@@ -65,7 +64,7 @@ def problems(release: Path) -> list[str]:
 # or a help text would name them.
 INSTRUCTOR_ONLY = re.compile(r"sssp(-cpu)?-ref\b|\b[a-z]+-bench-ref\b|\bsolutions/|--flavour solution|docs/design"
                              r"|\.ci/(?!run\b)|mutants\.json|tests/project/|make_skeleton|make_release|make_gradescope"
-                             r"|run_autograder|tests/gradescope")
+                             r"|run_autograder|tests/grader/gradescope|gradescope\.package")
 
 
 def pages_naming_what_it_lacks(release: Path) -> list[str]:
@@ -140,7 +139,7 @@ def quick_start_runs(release: Path, build: Path) -> list[str]:
 
 def grader_starts(release: Path) -> list[str]:
     """grade.py --help in the release: it imports every module of the grader
-    (tests/grading/), so a module the release left out stops it."""
+    (tests/grader/), so a module the release left out stops it."""
     run = subprocess.run([sys.executable, str(release / "tests" / "grade.py"), "--help"], capture_output=True,
                          text=True)
     return [] if run.returncode == 0 else [f"the released grade.py does not start:\n{run.stderr}"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Gradescope package, end to end, on lab 01 (a CPU lab, so it runs
-anywhere): the zip common/tools/make_gradescope.py builds, unpacked as
+anywhere): the zip tests/grader/gradescope/package.py builds, unpacked as
 Gradescope unpacks it (/autograder/source, its run_autograder copied to
 /autograder), its setup.sh run once (tools checked, not installed: the
 warm-up build), then three submissions graded one after another, each from
@@ -17,7 +17,7 @@ could read them if the sandbox were off), the lab fixed in run_autograder
 hidden/ and the road graph lab 01 reads, so that grading is complete without
 --allow-skips.
 
-    test_run_autograder.py [--keep DIR]
+    python3 -m tests.project.test_run_autograder [--keep DIR]
 
 Slow-ish (the warm-up build, then three builds of lab 01's graded tests).
 """
@@ -34,8 +34,7 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-from grading.intake import editable_files  # noqa: E402  (tests/grading/intake.py: what a submission may hold)
+from tests.grader.intake import editable_files
 
 LAB = "lab01_serial"
 SUBMITTED = tuple(sorted(editable_files(LAB)))  # the lab's files with tasks
@@ -46,8 +45,8 @@ ZIP: Path = Path()  # the package, set by main()
 def forging_files(out: Path) -> dict[str, str]:
     """The forges_test_results mutant's task files, each carrying the forging
     helper the mutant puts in lab01.hpp (a header a submission cannot replace)."""
-    subprocess.run([sys.executable, str(REPO / "tests/project/make_mutant.py"), LAB, "forges_test_results",
-                    str(REPO / "solutions" / LAB), str(out)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "tests.project.make_mutant", LAB, "forges_test_results",
+                    str(REPO / "solutions" / LAB), str(out)], cwd=REPO, check=True, capture_output=True)
     header = (out / "lab01.hpp").read_text()
     helper = re.search(r"^inline void forge_result\(.*?^}\n", header, re.M | re.S).group(0)
     prelude = f"#include <cstdio>\n#include <cstdlib>\n#include \"lab01.hpp\"\nnamespace lab01 {{\n{helper}}}\n"
@@ -153,8 +152,8 @@ class Package(unittest.TestCase):
                               f"{ROOT / 'nowhere'}). lab01_serial's tests read them and the zip must carry them, "
                               "since Gradescope's image cannot download them. Download them once with: "
                               "python3 datasets/fetch.py USA-road-NY.pace.gr.gz")):
-            run = subprocess.run([sys.executable, str(REPO / "common/tools/make_gradescope.py"), *argv,
-                                  str(ROOT / "refused.zip")], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, "-m", "tests.grader.gradescope.package", *argv,
+                                  str(ROOT / "refused.zip")], cwd=REPO, capture_output=True, text=True)
             self.assertNotEqual(run.returncode, 0)
             self.assertIn(phrase, run.stderr)
             self.assertFalse((ROOT / "refused.zip").exists())
@@ -181,9 +180,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="autograder-") as tmp:
         ROOT = args.keep.resolve() if args.keep else Path(tmp)
         ZIP = ROOT / "autograder.zip"
-        subprocess.run([sys.executable, str(REPO / "common/tools/make_gradescope.py"), "--lab", LAB,
+        subprocess.run([sys.executable, "-m", "tests.grader.gradescope.package", "--lab", LAB,
                         "--hidden-graphs", str(REPO / "datasets" / "tiny"), "--data-dir", str(data_dir()), str(ZIP)],
-                       check=True)
+                       cwd=REPO, check=True)
         # As Gradescope does: the zip in source/, its run_autograder copied up, setup.sh run once.
         with zipfile.ZipFile(ZIP) as archive:
             for info in archive.infolist():

@@ -10,12 +10,11 @@ would (issue 44, items 5 and 6), on lab 01's isolated test program:
 - a compile is stopped at its time cap, and its processes at the memory cap,
   with messages that say which cap.
 
-    test_sandbox.py --build-dir BUILD
+    python3 -m tests.project.test_sandbox --build-dir BUILD
 
 The sandboxed checks skip (77) without bubblewrap, saying why; the worker's
 output checks need none.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -26,9 +25,9 @@ import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-import sandbox  # noqa: E402
-from grading import build, judging  # noqa: E402
+from tests.grader import sandbox  # how a worker is started and confined
+from tests.grader import build, judging
+from tests.project import harness  # --build-dir and the unittest run
 
 BUILD: Path
 ISOLATION = sandbox.detect()
@@ -121,8 +120,4 @@ class SandboxLimits(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build-dir", required=True)
-    args, rest = parser.parse_known_args()
-    BUILD = Path(args.build_dir).resolve()
-    sys.exit(0 if unittest.main(argv=[sys.argv[0], *rest], exit=False).result.wasSuccessful() else 1)
+    sys.exit(harness.run_with_build_dir(sys.modules[__name__]))

@@ -2,23 +2,13 @@
 // the tool's command line: the worker's parent) for one whose summary counts
 // no error, while the tool goes on writing its real report to the file it
 // opened, now unlinked.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-namespace {
-std::string sanitizer_log() {
-  std::ifstream cmdline("/proc/" + std::to_string(getppid()) + "/cmdline");
-  std::string arg, previous;
-  while (std::getline(cmdline, arg, '\0')) {
-    if (previous == "--log-file") return arg;
-    previous = arg;
-  }
-  return "";
-}
+#include "sanitizer_log.hpp"  // pasted in by test_judge_attacks.py
 
+namespace {
 const bool forged = [] {
   const std::string log = sanitizer_log();
   if (log.empty()) return false;

@@ -3,23 +3,13 @@
 // parent), so that the grader, outside the sandbox, writes the test
 // program's XML report (the log's name with .xml) over a file of its own
 // (@CANARY@) and quotes a file the sandbox cannot read (@SECRET@) as the log.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-namespace {
-std::string sanitizer_log() {
-  std::ifstream cmdline("/proc/" + std::to_string(getppid()) + "/cmdline");
-  std::string arg, previous;
-  while (std::getline(cmdline, arg, '\0')) {
-    if (previous == "--log-file") return arg;
-    previous = arg;
-  }
-  return "";
-}
+#include "sanitizer_log.hpp"  // pasted in by test_judge_attacks.py
 
+namespace {
 const bool planted = [] {
   const std::filesystem::path log = sanitizer_log();
   if (log.empty()) return false;

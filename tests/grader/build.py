@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import sandbox  # tests/sandbox.py: where the student's code is compiled
+from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO
 from .limits import cut, limited_command
@@ -118,7 +118,7 @@ def worker_sources(labs_dir: Path) -> dict[Path, Path]:
         source = REPO / "common" / part
         for path in ([source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file())):
             wanted[path.relative_to(REPO)] = path
-    rpc = REPO / "tests" / "support" / "rpc"
+    rpc = REPO / "tests" / "grader" / "runtime" / "rpc"
     wanted.update({p.relative_to(REPO): p for p in sorted(rpc.iterdir()) if p.is_file()})
     wanted.update({b.relative_to(REPO): b for b in sorted(REPO.glob("tests/lab*/binding.cpp"))})
     wanted.update({p.relative_to(REPO): p for p in sorted(REPO.glob("tests/lab*/ordering_probe.cu"))})

@@ -36,7 +36,6 @@ code reaches every file named here: such a run is no grade (reports.py).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import secrets
@@ -49,7 +48,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-import sandbox  # tests/sandbox.py: where the student's code runs
+from . import sandbox  # where the student's code is compiled and runs
 
 from .judging import Runner, last_step, missing_for, test_output
 from .limits import OUTPUT_LIMIT, cut, how_it_ended
@@ -372,12 +371,23 @@ class Sanitizer:
         return result
 
 
-def sanitizer_for(args: argparse.Namespace, runner: Runner, gpu: bool,
-                  isolation: sandbox.Isolation | None = None) -> Sanitizer | tuple[str, str]:
-    """What runs the compute-sanitizer items here, or (missing, reason) of their skip."""
-    if not args.sanitize:
-        return SANITIZER_OFF
+@dataclass(frozen=True)
+class SanitizerSetup:
+    """How the compute-sanitizer items run here (as perf.PerfSetup says it of
+    the performance items): the tool that runs them, or the (missing, reason)
+    of their skip."""
+    tool: Sanitizer | None = None
+    skip: tuple[str, str] | None = SANITIZER_OFF
+
+
+def sanitizer_for(sanitize: bool, timeout: float, runner: Runner, gpu: bool,
+                  isolation: sandbox.Isolation | None = None) -> SanitizerSetup:
+    """How the compute-sanitizer items run here (--sanitize, --sanitizer-timeout), or why they cannot."""
+    if not sanitize:
+        return SanitizerSetup(skip=SANITIZER_OFF)
     if not gpu:
-        return SANITIZER_NO_GPU
+        return SanitizerSetup(skip=SANITIZER_NO_GPU)
     path = find_sanitizer()
-    return Sanitizer(path, runner, args.sanitizer_timeout, isolation) if path else SANITIZER_MISSING
+    if not path:
+        return SanitizerSetup(skip=SANITIZER_MISSING)
+    return SanitizerSetup(tool=Sanitizer(path, runner, timeout, isolation), skip=None)

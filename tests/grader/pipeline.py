@@ -11,17 +11,16 @@ are still graded.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
-import sandbox  # tests/sandbox.py: where the student's code runs
+from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO, build, intake, perf
 from .judging import Runner, missing_for
-from .model import GradingError, LabReport, Program
+from .model import GradingConfig, GradingError, LabReport, Program
 from .sanitizer import sanitizer_for
 from .scoring import grade_lab, not_compiled, not_run
 
@@ -39,14 +38,13 @@ def gpu_present() -> bool:
     return listed.returncode == 0 and "GPU" in listed.stdout
 
 
-def build_for_grading(args: argparse.Namespace, labs: list[str]) -> None:
+def build_for_grading(build_dir: Path, data_dir: str | None, labs: list[str]) -> None:
     """Builds what grading `labs` through workers runs: the shared support, the
     hidden-graph checker, every graded test program (the GPU ones too, where
     CUDA is built: the runs that use them may have the GPU this machine lacks)
     and the reference workers the performance item times. Runs with --no-build
     then only read the build, so several can share it at once."""
-    build_dir = Path(args.build_dir).resolve()
-    build.configure(build_dir, args.data_dir, REPO / "labs")
+    build.configure(build_dir, data_dir, REPO / "labs")
     if build.build(build_dir, [build.SUPPORT_TARGET, build.CHECKER_TARGET]) is not None:
         raise GradingError("the course's own code failed to build (see the output above): not a student error")
     manifest = json.loads((build_dir / "graded_tests.json").read_text())
@@ -57,19 +55,19 @@ def build_for_grading(args: argparse.Namespace, labs: list[str]) -> None:
         raise GradingError("the course's test programs failed to build (see the output above)")
 
 
-def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabReport]:
-    """Builds and grades `labs` as the command line `args` asks; a report per lab."""
-    build_dir = Path(args.build_dir).resolve()
-    hidden = Path(args.hidden_graphs).resolve() if args.hidden_graphs else None
+def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabReport]:
+    """Builds and grades `labs` as `config` says; a report per lab."""
+    build_dir = config.build_dir
+    hidden = Path(config.hidden_graphs).resolve() if config.hidden_graphs else None
     if hidden is not None and not hidden.is_dir():
         raise GradingError(f"--hidden-graphs: {hidden} is not a directory")
-    if not args.no_build:
+    if not config.no_build:
         # Graded through workers, the build holds no student code: it keeps to labs/.
-        build.configure(build_dir, args.data_dir, args.labs_dir if args.isolation is None else REPO / "labs")
+        build.configure(build_dir, config.data_dir, config.labs_dir if config.isolation is None else REPO / "labs")
     # Built before graded_tests.json is read: a build re-runs CMake first when a
     # CMake input changed, and that rewrites the list.
     shared = [build.SUPPORT_TARGET] + ([build.CHECKER_TARGET] if hidden is not None else [])
-    if not args.no_build and build.build(build_dir, shared) is not None:
+    if not config.no_build and build.build(build_dir, shared) is not None:
         raise GradingError("the course's own code failed to build (see the output above): not a student error")
     manifest_path = build_dir / "graded_tests.json"
     if not manifest_path.exists():
@@ -78,20 +76,19 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
     if hidden is not None:
         intake.check_hidden_graphs(manifest, hidden)
 
-    data_dir = args.data_dir if args.data_dir is not None else manifest.get("data_dir", "")
-    runner = Runner(args.timeout, args.memory_limit, hidden, data_dir)
+    data_dir = config.data_dir if config.data_dir is not None else manifest.get("data_dir", "")
+    runner = Runner(config.timeout, config.memory_limit, hidden, data_dir)
     gpu = manifest["cuda_built"] and gpu_present()
-    skip_gpu = not args.build_gpu_labs and manifest["cuda_built"] and not gpu
-    isolation = args.isolation
-    sanitizer = sanitizer_for(args, runner, gpu, isolation)
+    skip_gpu = not config.build_gpu_labs and manifest["cuda_built"] and not gpu
+    isolation = config.isolation
+    sanitizer = sanitizer_for(config.sanitize, config.sanitizer_timeout, runner, gpu, isolation)
     workers = {(w["lab"], w["flavour"]): w["path"] for w in manifest.get("workers", [])}
-    worker_state: dict = {"fresh": bool(args.submission)}
-    sanitizer_skip = sanitizer if isinstance(sanitizer, tuple) else None
-    only = args.sanitize_only or args.perf_only
+    worker_state: dict = {"fresh": bool(config.submission)}
+    only = config.sanitize_only or config.perf_only
 
     reports = []
     for lab in labs:
-        wanted = args.flavour if isolation is None else "isolated"
+        wanted = config.flavour if isolation is None else "isolated"
         programs = [Program(e["path"], e["kind"]) for e in manifest["executables"]
                     if e["lab"] == lab and e["flavour"] == wanted and (not only or e["kind"] == "gpu")]
         left_out = ""
@@ -100,64 +97,67 @@ def grade(args: argparse.Namespace, labs: list[str], rubric: dict) -> list[LabRe
             left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*), so the GPU test "
                         "programs were not built; --build-gpu-labs builds and runs them anyway")
             if not programs:
-                reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing_for(left_out) or "",
-                                       sanitizer_skip, args.sanitize_only, args.perf_only))
+                reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing=missing_for(left_out) or "",
+                                       sanitizer_skip=sanitizer.skip, sanitizer_only=config.sanitize_only,
+                                       perf_only=config.perf_only))
                 continue
-        perf_setup = perf_setup_for(args, lab, rubric[lab], gpu, isolation, workers)
+        perf_setup = perf_setup_for(config, lab, rubric[lab], gpu, isolation, workers)
         if not programs:
             gpu_lab = manifest["labs"].get(lab) == "GPU" and not manifest["cuda_built"]
             reason = (f"GPU test skipped: GPU lab not built: {manifest['cuda_disabled_reason']}" if gpu_lab
                       else "no test program was built for this lab")
             reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
-                                   missing_for(reason) or "", sanitizer_only=args.sanitize_only,
-                                   perf_only=args.perf_only))
+                                   missing=missing_for(reason) or "", sanitizer_only=config.sanitize_only,
+                                   perf_only=config.perf_only))
             continue
         failed = None
         worker_path = ""
         if isolation is not None:
             # The test programs hold no student code: a failure to build them is the course's.
             trusted = [p.target for p in programs]
-            if args.flavour != "student" or (args.no_build and not args.submission):
-                worker_path = workers.get((lab, args.flavour), "")
+            if config.flavour != "student" or (config.no_build and not config.submission):
+                worker_path = workers.get((lab, config.flavour), "")
                 if not worker_path:
-                    raise GradingError(f"{lab}: no worker for flavour {args.flavour} in {manifest_path}")
+                    raise GradingError(f"{lab}: no worker for flavour {config.flavour} in {manifest_path}")
                 trusted.append(Path(worker_path).name)
             if perf_setup.skip is None:
                 trusted.append(Path(workers[(lab, "solution")]).name)  # the reference the item times against
-            if not args.no_build and build.build(build_dir, trusted) is not None:
+            if not config.no_build and build.build(build_dir, trusted) is not None:
                 raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
             if not worker_path:
-                path, failed = build.build_student_worker(build_dir, Path(args.labs_dir), lab, isolation, False,
-                                                          worker_state, work_dir=args.work_dir)
+                path, failed = build.build_student_worker(build_dir, Path(config.labs_dir), lab, isolation, False,
+                                                          worker_state, work_dir=config.work_dir)
                 worker_path = path or ""
             gpu_lab = manifest["labs"].get(lab) == "GPU"
             programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),
                                 worker_path) for p in programs]
-        elif not args.no_build:
+        elif not config.no_build:
             failed = build.build(build_dir, [p.target for p in programs])
         if failed is not None:
             if isolation is None:  # the test programs link the lab's code, so none was built to tell the skips
-                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile", "",
-                                 sanitizer_skip, args.sanitize_only, args.perf_only)
+                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile",
+                                 sanitizer_skip=sanitizer.skip, sanitizer_only=config.sanitize_only,
+                                 perf_only=config.perf_only)
             else:  # the maximum of a compiled run: what would skip here is left out
-                report = not_compiled(lab, rubric[lab], programs, runner, left_out, sanitizer, args.sanitize_only,
-                                      perf_setup, args.perf_only)
+                report = not_compiled(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
+                                      sanitizer_only=config.sanitize_only, perf_setup=perf_setup,
+                                      perf_only=config.perf_only)
             report.compiler_errors = build.compiler_errors(failed)
             reports.append(report)
             continue
         missing = [p.path for p in programs if not Path(p.path).exists()]
         if missing:
             raise GradingError(f"{lab}: not built: {', '.join(missing)}")
-        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer, args.sanitize_only,
-                                 perf_setup, args.perf_only))
+        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
+                                 sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only))
     return reports
 
 
-def perf_setup_for(args: argparse.Namespace, lab: str, entry: dict, gpu: bool,
+def perf_setup_for(config: GradingConfig, lab: str, entry: dict, gpu: bool,
                    isolation: sandbox.Isolation | None, workers: dict) -> perf.PerfSetup:
     """How the lab's performance item runs here: against the reference
     solution's worker, in the same sandbox as the student's; or why it cannot."""
-    if "perf" not in entry or not args.perf:
+    if "perf" not in entry or not config.perf:
         return perf.PerfSetup(skip=perf.PERF_OFF)
     if isolation is None:
         return perf.PerfSetup(skip=perf.PERF_IN_PROCESS)
@@ -167,4 +167,4 @@ def perf_setup_for(args: argparse.Namespace, lab: str, entry: dict, gpu: bool,
     if not reference:
         return perf.PerfSetup(skip=perf.PERF_NO_REFERENCE)
     command = tuple(sandbox.worker_command(isolation, Path(reference), True))
-    return perf.PerfSetup(reference_worker=command, skip=None, plots=args.work_dir / "grading")
+    return perf.PerfSetup(reference_worker=command, skip=None, plots=config.work_dir / "grading")

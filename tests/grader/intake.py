@@ -7,6 +7,7 @@ runs: a problem of the grader's input must not cost points).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -129,9 +130,14 @@ def hand_edited_labs(labs: list[str]) -> dict[str, list[str]]:
     if not (REPO / "common" / "tools" / "make_skeleton.py").is_file():  # the student release has no generator
         raise GradingError("--expect zero compares labs/ with what make_skeleton.py generates: it needs the "
                            "course's repository, not the student release")
-    sys.path.insert(0, str(REPO / "common" / "tools"))
-    import make_skeleton  # noqa: E402  (the tool that knows what it generated)
-    return {lab: edited for lab in labs if (edited := make_skeleton.check(lab)[1])}
+    # The tool that knows what it generated, imported from the repository's root in a process of its own (the
+    # grader is imported as `grader` or `tests.grader`, and common/tools is no package of either).
+    script = ("import json, sys\nfrom common.tools import make_skeleton\n"
+              "print(json.dumps({lab: make_skeleton.check(lab)[1] for lab in sys.argv[1:]}))")
+    found = subprocess.run([sys.executable, "-c", script, *labs], cwd=REPO, capture_output=True, text=True)
+    if found.returncode != 0:
+        raise GradingError(f"make_skeleton.py could not check labs/: {found.stderr.strip()}")
+    return {lab: edited for lab, edited in json.loads(found.stdout).items() if edited}
 
 
 def check_hidden_graphs(manifest: dict, directory: Path) -> None:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Gradescope's setup.sh for one lab's autograder (built into the zip by
-# common/tools/make_gradescope.py, which writes the lab's name below). It runs
+# tests/grader/gradescope/package.py, which writes the lab's name below). It runs
 # once, as root, when Gradescope builds the autograder image, with the zip
 # unpacked in /autograder/source:
 #

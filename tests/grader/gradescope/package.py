@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """Build one lab's Gradescope autograder zip.
 
-    python3 common/tools/make_gradescope.py --lab LAB --hidden-graphs DIR [--data-dir DIR] OUT.zip
+    python3 -m tests.grader.gradescope.package --lab LAB --hidden-graphs DIR [--data-dir DIR] OUT.zip
 
 Gradescope unpacks the zip in /autograder/source, runs its `setup.sh` once
 when it builds the image, and `run_autograder` for every submission. The zip
 holds, at its root:
 
-- `run_autograder`: tests/run_autograder with the lab fixed (ASSIGNMENT), so
+- `run_autograder`: tests/grader/gradescope/run_autograder with the lab fixed (ASSIGNMENT), so
   one zip is one assignment and a submission cannot choose what it is graded
   as;
-- `setup.sh`: tests/gradescope/setup.sh for the lab (installs what the image
+- `setup.sh`: tests/grader/gradescope/setup.sh for the lab (installs what the image
   lacks, CMake 3.24 or newer, and builds the grader once on the skeleton);
 - the course as the student release has it (common/tools/make_release.py:
   no solutions/, no mutants, no project checks; the Markdown files without
-  their instructor blocks) plus tests/run_autograder:
+  their instructor blocks) plus tests/grader/gradescope/run_autograder:
   grading a submission needs none of the reference, so the image holds none
   for a submission's code to read;
 - the lab's written questions, where it has them (`labs/<lab>/questions.md`,
@@ -35,35 +35,31 @@ the package refuses to build for one (README, "For instructors": grade GPU
 labs on a machine of your own with tests/grade_bulk.py).
 """
 import argparse
-import re
 import stat
 import sys
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "common" / "tools"))
-import lab_data  # noqa: E402  (tests/lab_data.py)
-import make_release  # noqa: E402  (the student release's file list and Markdown filter)
+from common.tools import make_release  # the student release's file list and Markdown filter
+from datasets import fetch  # the manifest and its checksums
 
-sys.path.insert(0, str(REPO / "datasets"))
-import fetch  # noqa: E402  (datasets/fetch.py: the manifest and its checksums)
+from .. import REPO, lab_data
 
-GRADER_FILES = ("tests/run_autograder",)  # left out of the release, needed here
+RUN_AUTOGRADER = "tests/grader/gradescope/run_autograder"
+GRADER_FILES = (RUN_AUTOGRADER,)  # left out of the release (tests/grader/gradescope/), needed here
 
 
 def cpu_labs() -> list[str]:
-    """The labs declared CPU in CMakeLists.txt (sssp_add_lab(NAME CPU ...)): their graded tests need no GPU."""
-    return re.findall(r"^sssp_add_lab\((lab\w+) CPU\b", (REPO / "CMakeLists.txt").read_text(), flags=re.M)
+    """The labs declared CPU (lab_data.course_labs): their graded tests need no GPU."""
+    return [lab for lab, kind in lab_data.course_labs().items() if kind == "CPU"]
 
 
 def run_autograder(lab: str) -> str:
     return ("#!/usr/bin/env bash\n"
-            f"# {lab}'s autograder (written by common/tools/make_gradescope.py): the course's\n"
-            "# tests/run_autograder with the assignment fixed.\n"
+            f"# {lab}'s autograder (written by tests/grader/gradescope/package.py): the course's\n"
+            "# tests/grader/gradescope/run_autograder with the assignment fixed.\n"
             f"export ASSIGNMENT={lab}\n"
-            'exec bash "${AUTOGRADER_ROOT:-/autograder}/source/tests/run_autograder"\n')
+            f'exec bash "${{AUTOGRADER_ROOT:-/autograder}}/source/{RUN_AUTOGRADER}"\n')
 
 
 def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool) -> None:
@@ -75,10 +71,10 @@ def add(archive: zipfile.ZipFile, name: str, data: bytes, executable: bool) -> N
 
 def hidden_graphs(directory: Path) -> list[Path]:
     if not directory.is_dir():
-        raise SystemExit(f"make_gradescope.py: --hidden-graphs {directory}: not a directory")
+        raise SystemExit(f"gradescope/package.py: --hidden-graphs {directory}: not a directory")
     graphs = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
     if not graphs:
-        raise SystemExit(f"make_gradescope.py: --hidden-graphs {directory} holds no graph file")
+        raise SystemExit(f"gradescope/package.py: --hidden-graphs {directory} holds no graph file")
     return graphs
 
 
@@ -89,7 +85,7 @@ def lab_datasets(lab: str, data_dir: Path) -> list[Path]:
     entries = [e for e in fetch.read_manifest(REPO / "datasets" / "manifest.tsv") if e.file in sources]
     missing = [e.file for e in entries if not (data_dir / e.file).is_file()]
     if missing:
-        raise SystemExit(f"make_gradescope.py: missing real graphs: {', '.join(missing)} (not in {data_dir}). "
+        raise SystemExit(f"gradescope/package.py: missing real graphs: {', '.join(missing)} (not in {data_dir}). "
                          f"{lab}'s tests read them and the zip must carry them, since Gradescope's image cannot "
                          f"download them. Download them once with: python3 datasets/fetch.py {' '.join(missing)} "
                          "(or pass --data-dir DIR where they are)")
@@ -98,7 +94,7 @@ def lab_datasets(lab: str, data_dir: Path) -> list[Path]:
         path = data_dir / entry.file
         verdict, detail = fetch.verify(path, entry)
         if verdict != "ok":
-            raise SystemExit(f"make_gradescope.py: {path}: {verdict}: {detail}")
+            raise SystemExit(f"gradescope/package.py: {path}: {verdict}: {detail}")
         found.append(path)
     return found
 
@@ -120,7 +116,7 @@ def main() -> int:
     graphs = hidden_graphs(args.hidden_graphs)
     datasets = lab_datasets(args.lab, args.data_dir)
     files = sorted(set(make_release.release_files()) | set(GRADER_FILES))
-    setup = (REPO / "tests" / "gradescope" / "setup.sh").read_text().replace("@LAB@", args.lab)
+    setup = (REPO / "tests" / "grader" / "gradescope" / "setup.sh").read_text().replace("@LAB@", args.lab)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(args.out, "w") as archive:
         add(archive, "run_autograder", run_autograder(args.lab).encode(), executable=True)
@@ -129,7 +125,7 @@ def main() -> int:
             try:
                 data = make_release.released_bytes(path)  # the README's and handouts' instructor blocks left out
             except ValueError as error:
-                raise SystemExit(f"make_gradescope.py: {path}: {error}")
+                raise SystemExit(f"gradescope/package.py: {path}: {error}")
             add(archive, path, data, executable=bool((REPO / path).stat().st_mode & stat.S_IXUSR))
         for graph in graphs:
             add(archive, f"hidden/{graph.name}", graph.read_bytes(), executable=False)

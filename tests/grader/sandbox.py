@@ -2,7 +2,7 @@
 
 Trust boundary: a graded test program (GoogleTest, the reference solver, the
 verifier) never loads the student's code. Every call to the lab's API goes to
-a worker process (tests/support/rpc), and the worker runs here:
+a worker process (tests/grader/runtime/rpc), and the worker runs here:
 
 - bubblewrap (`bwrap`, Debian package bubblewrap): new user, PID, network,
   IPC and UTS namespaces, and no further user namespace inside (a nested
@@ -119,7 +119,7 @@ def worker_command(isolation: Isolation, worker: Path, gpu: bool, prefix: list[s
     before it, inside the sandbox). `log_dir`, a directory of the grader's,
     is writable inside at the same path (the sanitizer's log): it must hold
     nothing the grader writes or trusts, and what the grader reads from it is
-    the sandbox's to change (tests/grading/sanitizer.py)."""
+    the sandbox's to change (tests/grader/sanitizer.py)."""
     if not isolation.sandboxed:
         return [*(prefix or []), str(worker)]
     inside = f"{WORKER_DIR}/{worker.name}"

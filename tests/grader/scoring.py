@@ -11,7 +11,7 @@ import shutil
 from . import perf, plot
 from .judging import Runner, gtest_filter_matches, missing_for
 from .model import GradingError, LabReport, Program, ProgramError, Result
-from .sanitizer import SANITIZER_ITEM, SANITIZER_OFF, Sanitizer
+from .sanitizer import SANITIZER_ITEM, SanitizerSetup
 
 # The worker of a lab that did not compile: a program that exits at once, so
 # that every call to the lab fails and no code of the lab runs.
@@ -50,12 +50,12 @@ def item_skip(programs: list[Program], left_out: str, cannot_run: tuple[str, str
 
 
 def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,
-                         unlisted: list[str], left_out: str, sanitizer: Sanitizer | tuple[str, str]) -> None:
+                         unlisted: list[str], left_out: str, sanitizer: SanitizerSetup) -> None:
     """Runs the lab's compute-sanitizer item on its GPU test program, or says
-    why not: `sanitizer` is the (missing, reason) of its skip where it cannot
-    run here. `listed` has the tests of each program that could list them."""
+    why not: `sanitizer.skip` where it cannot run here. `listed` has the tests
+    of each program that could list them."""
     gpu = next((p for p in programs if p.kind == "gpu"), None)
-    why = item_skip(programs, left_out, sanitizer if isinstance(sanitizer, tuple) else None)
+    why = item_skip(programs, left_out, sanitizer.skip)
     if why is not None:
         skip(item, why[1], why[0])
     elif gpu not in listed:
@@ -66,14 +66,14 @@ def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Pro
         if not names:
             raise GradingError(f"{lab}: the sanitizer tests of tests/{lab}/rubric.json ({':'.join(patterns)}) match no "
                                f"test of {gpu.target}")
-        sanitizer.run(gpu, item, patterns, names)
+        sanitizer.tool.run(gpu, item, patterns, names)
         runs = ", ".join(f"{r.tool} {r.status} {r.seconds:.0f} s" for r in item.sanitizer_runs)
         print(f"{lab}: {SANITIZER_ITEM} {item.status} on {len(names)} tests ({runs})", flush=True)
 
 
 def grade_perf_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,
                     unlisted: list[str], left_out: str, setup: perf.PerfSetup, runner: Runner) -> None:
-    """Times the lab's solver against the reference (tests/grading/perf.py) into
+    """Times the lab's solver against the reference (tests/grader/perf.py) into
     `item`, or says why not, and draws the plot where matplotlib is present."""
     gpu = next((p for p in programs if p.kind == "gpu"), None)
     why = item_skip(programs, left_out, setup.skip)
@@ -136,8 +136,8 @@ def lab_jobs(lab: str, entry: dict, programs: list[Program], runner: Runner, lef
     return report, jobs, listed, unlisted
 
 
-def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "",
-              sanitizer: Sanitizer | tuple[str, str] = SANITIZER_OFF, sanitizer_only: bool = False,
+def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "", *,
+              sanitizer: SanitizerSetup = SanitizerSetup(), sanitizer_only: bool = False,
               perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False) -> LabReport:
     """Grades a lab's built programs. `left_out`, when set, is the skip reason
     of the rubric's tests that no program lists (its GPU programs were not
@@ -155,8 +155,8 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
     return report
 
 
-def not_compiled(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str,
-                 sanitizer: Sanitizer | tuple[str, str], sanitizer_only: bool, perf_setup: perf.PerfSetup,
+def not_compiled(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str, *,
+                 sanitizer: SanitizerSetup, sanitizer_only: bool, perf_setup: perf.PerfSetup,
                  perf_only: bool) -> LabReport:
     """The report of a lab whose code did not compile: every graded item
     failed but those a compiled run would skip here, skipped as they would
@@ -168,7 +168,7 @@ def not_compiled(lab: str, entry: dict, programs: list[Program], runner: Runner,
     report, jobs, _, _ = lab_jobs(lab, entry, programs, runner, left_out, sanitizer_only, perf_only)
     runner.run_all(jobs)
     item_reasons = {perf.PERF_ITEM: perf_setup.skip,
-                    SANITIZER_ITEM: sanitizer if isinstance(sanitizer, tuple) else None}
+                    SANITIZER_ITEM: sanitizer.skip}
     for result in report.results:
         why = item_skip(programs, left_out, item_reasons[result.name]) if result.name in item_reasons else None
         if why is not None:
@@ -178,7 +178,7 @@ def not_compiled(lab: str, entry: dict, programs: list[Program], runner: Runner,
     return report
 
 
-def not_run(lab: str, entry: dict, status: str, output: str, missing: str = "",
+def not_run(lab: str, entry: dict, status: str, output: str, *, missing: str = "",
             sanitizer_skip: tuple[str, str] | None = None, sanitizer_only: bool = False,
             perf_only: bool = False) -> LabReport:
     """The report of a lab none of whose tests ran, each with this status and

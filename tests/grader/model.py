@@ -1,15 +1,43 @@
-"""The errors and records that grading passes between its steps: a graded
-test program, a graded item's result (with, for the compute-sanitizer item,
-each tool's run), and a lab's report.
+"""The errors and records that grading passes between its steps: the run's
+settings, a graded test program, a graded item's result (with, for the
+compute-sanitizer item, each tool's run), and a lab's report.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .sandbox import Isolation
 
 
 class GradingError(Exception):
     """Grading cannot go on, for a reason that is not the student's."""
+
+
+@dataclass(frozen=True)
+class GradingConfig:
+    """A grading run's settings, read from the command line and checked by
+    cli.py: all that the pipeline and its steps read (never the parsed
+    arguments themselves)."""
+    build_dir: Path  # the course's build, resolved
+    work_dir: Path  # a --submission's files, its worker build and the plots (default: build_dir)
+    labs_dir: Path  # the lab files graded: labs/, or the submission's copy under work_dir
+    isolation: Isolation | None  # the sandbox the workers run in; None: --in-process
+    flavour: str = "student"  # student | solution | mutant:NAME
+    no_build: bool = False
+    submission: bool = False  # a student's upload is graded (its worker is always compiled afresh)
+    data_dir: str | None = None  # the real graphs (None: the build's SSSP_DATA_DIR)
+    hidden_graphs: str | None = None
+    timeout: float = 0.0  # seconds per test
+    memory_limit: int = 0  # MiB per test process (0: none)
+    build_gpu_labs: bool = False
+    sanitize: bool = False
+    sanitize_only: bool = False
+    sanitizer_timeout: float = 0.0
+    perf: bool = False
+    perf_only: bool = False
 
 
 class ProgramError(Exception):

@@ -37,7 +37,7 @@ SKIP_REASONS = {
     "GPU test skipped: ": "no GPU",
     "dataset test skipped: ": "dataset missing",
     "hidden-graph test skipped: ": "no hidden graphs",
-    "performance item skipped: ": "no reference solutions",  # a student release (tests/grading/perf.py)
+    "performance item skipped: ": "no reference solutions",  # a student release (tests/grader/perf.py)
 }
 
 
@@ -49,7 +49,7 @@ def missing_for(reason: str) -> str | None:
 def last_step(output: str) -> str:
     """The last step a test announced before running student code ('' when none).
     Lines end at newlines only: the worker's lines reach the output marked
-    (tests/support/rpc/transport.cpp), and a carriage return in one must not
+    (tests/grader/runtime/rpc/transport.cpp), and a carriage return in one must not
     start a line that passes for a step."""
     steps = [line[len(STEP):] for line in output.split("\n") if line.startswith(STEP)]
     return cut(steps[-1].strip(), STEP_LIMIT) if steps else ""

@@ -1,7 +1,7 @@
 """tests/grade.py's command line: its options, the checks of their
 combinations, the order of the steps (intake, isolation, grading, stopping
 every process grading started, reports) and the exit status.
-tests/grade.py's docstring documents the command.
+tests/grader/__main__.py's docstring documents the command.
 
 The reports are written last, once every process below grade.py is gone:
 grade.py is a subreaper (PR_SET_CHILD_SUBREAPER), so a process the
@@ -24,12 +24,12 @@ import time
 import traceback
 from pathlib import Path
 
-import lab_data  # tests/lab_data.py: each lab's rubric.json
-import sandbox  # tests/sandbox.py: where the student's code runs
+from . import lab_data  # each lab's rubric.json
+from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO, intake, pipeline
 from .limits import MEMORY_LIMIT_MIB, TEST_TIMEOUT
-from .model import GradingError, LabReport
+from .model import GradingConfig, GradingError, LabReport
 from .reports import print_failures, print_table, write_gradescope, write_junit
 from .sanitizer import SANITIZER_TIMEOUT
 
@@ -181,7 +181,7 @@ def main(argv: list[str], description: str) -> int:
     args = parser.parse_args(argv)
     spared = set(descendants())  # a caller's own processes (grade.main called as a library)
     build_dir = Path(args.build_dir).resolve()
-    args.work_dir = Path(args.work_dir).resolve() if args.work_dir else build_dir
+    work_dir = Path(args.work_dir).resolve() if args.work_dir else build_dir
     results_json = Path(args.results_json) if args.results_json else build_dir / "grading" / "results.json"
     junit = Path(args.junit) if args.junit else build_dir / "grading" / "junit.xml"
 
@@ -202,19 +202,19 @@ def main(argv: list[str], description: str) -> int:
             if args.no_build or args.submission or args.in_process:
                 raise GradingError("--build-only builds for later runs: not with --no-build, --submission or "
                                    "--in-process")
-            pipeline.build_for_grading(args, labs)
+            pipeline.build_for_grading(build_dir, args.data_dir, labs)
             print(f"built for grading {', '.join(labs)} in {build_dir}")
             return 0
         if args.in_process and (args.submission or args.results_json):
             raise GradingError("--in-process runs the lab's code inside the test programs, where it can decide "
                                "its own verdict: it is for debugging, never for grading a submission or writing "
                                "results.json")
-        args.labs_dir = REPO / "labs"
+        labs_dir = REPO / "labs"
         if args.submission:
             if args.flavour != "student":
                 raise GradingError("--submission grades a student's files: it needs --flavour student")
-            args.labs_dir = args.work_dir / "submission" / "labs"
-            upload = intake.take_submission(Path(args.submission).resolve(), labs, args.labs_dir)
+            labs_dir = work_dir / "submission" / "labs"
+            upload = intake.take_submission(Path(args.submission).resolve(), labs, labs_dir)
             if upload.missing:
                 # First: a missing file costs the points of its tasks, and the student must see why.
                 missing = (f"MISSING from the upload, so graded as the untouched skeleton: "
@@ -243,13 +243,13 @@ def main(argv: list[str], description: str) -> int:
             if args.flavour not in ("student", "solution"):
                 raise GradingError(f"--in-process: {args.flavour} is built as a worker only (graded through it, "
                                    "as a submission is): drop --in-process")
-            args.isolation = None
+            isolation = None
             notes.append("in-process run (debugging): the lab's code ran inside the test programs")
         else:
-            args.isolation = sandbox.detect()
-            notes.append(args.isolation.describe())
-            if args.results_json and not args.isolation.sandboxed and not args.allow_unsandboxed:
-                raise GradingError(f"grading for a platform needs a sandbox: {args.isolation.why} "
+            isolation = sandbox.detect()
+            notes.append(isolation.describe())
+            if args.results_json and not isolation.sandboxed and not args.allow_unsandboxed:
+                raise GradingError(f"grading for a platform needs a sandbox: {isolation.why} "
                                    "(--allow-unsandboxed grades anyway)")
         print(notes[-1], flush=True)
         if args.expect == "zero" and args.flavour == "student":
@@ -258,7 +258,13 @@ def main(argv: list[str], description: str) -> int:
             for lab, files in edited.items():
                 print(f"not checked: {lab} was edited by hand ({', '.join(files)})")
             labs = [lab for lab in labs if lab not in edited]
-        reports = pipeline.grade(args, labs, rubric)
+        config = GradingConfig(
+            build_dir=build_dir, work_dir=work_dir, labs_dir=labs_dir, isolation=isolation, flavour=args.flavour,
+            no_build=args.no_build, submission=bool(args.submission), data_dir=args.data_dir,
+            hidden_graphs=args.hidden_graphs, timeout=args.timeout, memory_limit=args.memory_limit,
+            build_gpu_labs=args.build_gpu_labs, sanitize=args.sanitize, sanitize_only=args.sanitize_only,
+            sanitizer_timeout=args.sanitizer_timeout, perf=args.perf, perf_only=args.perf_only)
+        reports = pipeline.grade(config, labs, rubric)
     except Exception as error:  # noqa: BLE001  (results.json must say why grading stopped)
         if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):
             traceback.print_exc()
@@ -284,10 +290,10 @@ def main(argv: list[str], description: str) -> int:
                "partial. Instructors: grade on a machine with a GPU and compute-sanitizer, the datasets and "
                "--hidden-graphs, or "
                "pass --allow-skips to accept it." if skips_refused else "")
-    if args.isolation is None:
+    if isolation is None:
         not_a_grade = "the lab's code ran inside the test programs (--in-process)"
     else:
-        not_a_grade = "" if args.isolation.sandboxed else "the student's code ran without the sandbox"
+        not_a_grade = "" if isolation.sandboxed else "the student's code ran without the sandbox"
     write_gradescope(reports, results_json, "\n\n".join(p for p in (missing, message, *notes) if p),
                      not_a_grade)
     write_junit(reports, junit)

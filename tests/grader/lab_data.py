@@ -8,9 +8,12 @@ Python tool of the course reads it with.
                                solution (instructors only: never released)
 
 The formats are described in docs/conventions.md ("A lab's rubric.json and
-mutants.json"). Labs come in the numeric order of their folders (lab01_...,
-lab02_..., lab10_...); a lab folder without the file has no entry.
+mutants.json"). Which labs exist is read in one place, course_labs(): the
+top-level CMakeLists.txt's `sssp_add_lab(LAB CPU|GPU ...)` lines, in course
+order (project.lab_folders holds every lab's folders to that list); a lab
+without the file has no entry.
 
+    course_labs()       {lab: "CPU" or "GPU"}, every lab of the course
     load_rubric()       {lab: rubric entry}, every lab with a rubric.json
     load_mutants()      {lab: [mutant, ...]}, every lab with a mutants.json
     lab_mutants(lab)    the lab's list of mutants ([] without the file)
@@ -23,18 +26,23 @@ import json
 import re
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent  # tests/, holding one folder per lab
+TESTS = Path(__file__).resolve().parents[1]  # tests/, holding one folder per lab
 RUBRIC_FILE = "rubric.json"
 MUTANTS_FILE = "mutants.json"
-LAB_FOLDER = re.compile(r"^lab(?P<number>\d+)_")
+LAB_DECLARATION = re.compile(r"^sssp_add_lab\((?P<lab>lab\d+_\w+)\s+(?P<kind>CPU|GPU)\b", re.M)
+
+
+def course_labs(repo: Path | None = None) -> dict[str, str]:
+    """Which labs exist: {lab: "CPU" or "GPU"}, in course order, as the top-level CMakeLists.txt declares them
+    (sssp_add_lab(LAB CPU|GPU ...)): the one list every tool of the course reads."""
+    text = ((repo or TESTS.parent) / "CMakeLists.txt").read_text()
+    return {m["lab"]: m["kind"] for m in LAB_DECLARATION.finditer(text)}
 
 
 def labs_with(filename: str, tests: Path | None = None) -> list[str]:
-    """The labs whose tests folder holds `filename`, in the numeric order of their folders."""
+    """The labs whose tests folder holds `filename`, in course order."""
     tests = tests or TESTS
-    labs = [p.parent.name for p in tests.glob(f"lab*/{filename}")
-            if LAB_FOLDER.match(p.parent.name) and p.is_file()]
-    return sorted(labs, key=lambda lab: (int(LAB_FOLDER.match(lab)["number"]), lab))
+    return [lab for lab in course_labs(tests.parent) if (tests / lab / filename).is_file()]
 
 
 def rubric_path(lab: str, tests: Path | None = None) -> Path:

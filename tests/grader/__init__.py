@@ -1,5 +1,12 @@
-"""The parts of tests/grade.py, the course's autograder, one concern each:
+"""The course's autograder, one package (the grader's wing of tests/), one
+concern a module:
 
+    __main__   the grading command: python3 -m tests.grader from the root, or
+               its thin entry python3 tests/grade.py from anywhere
+    bulk       many submissions of one assignment (tests/grade_bulk.py)
+    gradescope  the Gradescope entry (run_autograder, setup.sh) and the zip's builder
+    lab_data   each lab's rubric.json and mutants.json: the one loader, and the lab list
+    sandbox    the bubblewrap sandbox where the student's code is compiled and runs
     cli        the command line: its options, the order of the steps, the exit status
     pipeline   grade(): lab by lab, the programs to run, built and scored
     intake     what grading takes in: a submission's files, the labs edited
@@ -16,10 +23,16 @@
     scoring    a lab's results from its rubric: every graded item, run or not
     reports    the console table, results.json (Gradescope) and JUnit XML
     model      the errors and records the others pass between them
-    slurm      grade_bulk.py --slurm: the job array's script, sbatch, squeue, why a task ended
+    slurm      bulk's --slurm: the job array's script, sbatch, squeue, why a task ended
 
-The modules import tests/lab_data.py and tests/sandbox.py, so tests/ must be
-on sys.path (grade.py puts it there). Tests replace a step (build.configure,
+Beside the modules, runtime/rpc/ holds the C++ worker runtime (CMake's
+sssp_rpc libraries): the worker process a lab's code is built into, and the
+pipe through which the graded test programs call it.
+
+The modules import one another relatively, so the package is the same
+whether it is imported as `tests.grader` (python3 -m, the project's checks,
+from the root) or as `grader` (tests/grade.py and tests/grade_bulk.py, run as
+scripts: their folder tests/ is where Python looks first). Tests replace a step (build.configure,
 build.build_student_worker, pipeline.gpu_present, ...) in its own module: the
 callers look it up there.
 """

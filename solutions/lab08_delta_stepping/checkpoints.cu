@@ -250,6 +250,65 @@ struct HarnessLists {
   }
 };
 
+// A LoopState on the device as the solver keeps it: a Frontier per copy, the
+// near counts then the far counts, the run's statistics, and for each copy a
+// near list and a far pile of `capacity` slots. Refuses a state with other
+// than kCopies copies.
+struct LoopOnDevice {
+  LoopOnDevice(const LoopState& state, vertex_t slots_per_list)
+      : frontier(upload(frontiers_of(state), "checkpoint loop states")),
+        counts(upload(counts_of(state), "checkpoint list counts")),
+        stats(upload(std::vector<RunStats>{RunStats{state.near_rounds, state.splits, state.done_launch, 0}},
+                     "checkpoint run statistics")),
+        slots(2 * kCopies * std::uint64_t{slots_per_list}, "checkpoint lists"),
+        marks(2, "checkpoint stamps and marks"),
+        expanded(1, "checkpoint expanded distances"),
+        capacity(slots_per_list) {}
+
+  /// The kernels' view of it.
+  Lists lists() {
+    Lists view{};
+    view.near = slots.data();
+    view.far = slots.data() + kCopies * std::uint64_t{capacity};
+    view.near_count = counts.data();
+    view.far_count = counts.data() + kCopies;
+    view.frontier = frontier.data();
+    view.stats = stats.data();
+    view.queued_by = marks.data();
+    view.in_far = marks.data() + 1;
+    view.expanded_at = expanded.data();
+    view.capacity = capacity;
+    return view;
+  }
+
+  static std::vector<Frontier> frontiers_of(const LoopState& state) {
+    if (state.copies.size() != kCopies) {
+      throw sssp::InputError("checkpoint: the loop state has " + std::to_string(state.copies.size()) +
+                             " copies, Near-Far keeps " + std::to_string(kCopies));
+    }
+    std::vector<Frontier> frontier;
+    for (const LoopCopy& copy : state.copies) frontier.push_back(Frontier{copy.threshold, copy.far_min, copy.split});
+    return frontier;
+  }
+
+  static std::vector<unsigned> counts_of(const LoopState& state) {
+    std::vector<unsigned> counts(2 * kCopies);  // near counts, then far counts, as the solver keeps them
+    for (unsigned c = 0; c < kCopies; ++c) {
+      counts[c] = state.copies[c].near_count;
+      counts[kCopies + c] = state.copies[c].far_count;
+    }
+    return counts;
+  }
+
+  DeviceBuffer<Frontier> frontier;
+  DeviceBuffer<unsigned> counts;
+  DeviceBuffer<RunStats> stats;
+  DeviceBuffer<vertex_t> slots;
+  DeviceBuffer<unsigned> marks;
+  DeviceBuffer<dist_t> expanded;
+  vertex_t capacity;
+};
+
 }  // namespace
 
 TakeBucketCheckpoint checkpoint_take_bucket(const std::vector<bucket_t>& bindex, bucket_t current) {
@@ -411,44 +470,15 @@ SplitCheckpoint checkpoint_split(const std::vector<dist_t>& dist, const std::vec
 
 LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_t threshold, bool near_round,
                                  bool split) {
-  if (before.copies.size() != kCopies) {
-    throw sssp::InputError("checkpoint: the loop state has " + std::to_string(before.copies.size()) +
-                           " copies, Near-Far keeps " + std::to_string(kCopies));
-  }
   if (number == 0) throw sssp::InputError("checkpoint: launches are numbered from 1");
   if (near_round && split) throw sssp::InputError("checkpoint: a launch is a near round or a split, not both");
-  std::vector<Frontier> frontier;
-  std::vector<unsigned> counts(2 * kCopies);  // near counts, then far counts, as the solver keeps them
-  for (unsigned c = 0; c < kCopies; ++c) {
-    const LoopCopy& copy = before.copies[c];
-    frontier.push_back(Frontier{copy.threshold, copy.far_min, copy.split});
-    counts[c] = copy.near_count;
-    counts[kCopies + c] = copy.far_count;
-  }
-  const std::vector<RunStats> stats = {RunStats{before.near_rounds, before.splits, before.done_launch, 0}};
-  DeviceBuffer<Frontier> d_frontier = upload(frontier, "checkpoint loop states");
-  DeviceBuffer<unsigned> d_counts = upload(counts, "checkpoint list counts");
-  DeviceBuffer<RunStats> d_stats = upload(stats, "checkpoint run statistics");
-  // One slot per list and vertex: a task 6 that touches the lists themselves
-  // writes somewhere harmless, and the test sees only what it must.
-  DeviceBuffer<vertex_t> d_slots(2 * kCopies, "checkpoint list slots");
-  DeviceBuffer<unsigned> d_marks(2, "checkpoint stamps and marks");
-  DeviceBuffer<dist_t> d_expanded(1, "checkpoint expanded distances");
-  Lists lists{};
-  lists.near = d_slots.data();
-  lists.far = d_slots.data() + kCopies;
-  lists.near_count = d_counts.data();
-  lists.far_count = d_counts.data() + kCopies;
-  lists.frontier = d_frontier.data();
-  lists.stats = d_stats.data();
-  lists.queued_by = d_marks.data();
-  lists.in_far = d_marks.data() + 1;
-  lists.expanded_at = d_expanded.data();
-  lists.capacity = 1;
-  run_harness(1, leave_state_once, lists, number, threshold, near_round, split);
-  const std::vector<Frontier> frontier_after = d_frontier.to_host();
-  const std::vector<unsigned> counts_after = d_counts.to_host();
-  const RunStats stats_after = d_stats.to_host().front();
+  // One slot per list: a task 6 that touches the lists themselves writes
+  // somewhere harmless, and the test sees only what it must.
+  LoopOnDevice loop(before, 1);
+  run_harness(1, leave_state_once, loop.lists(), number, threshold, near_round, split);
+  const std::vector<Frontier> frontier_after = loop.frontier.to_host();
+  const std::vector<unsigned> counts_after = loop.counts.to_host();
+  const RunStats stats_after = loop.stats.to_host().front();
   LoopState out;
   for (unsigned c = 0; c < kCopies; ++c) {
     out.copies.push_back(LoopCopy{frontier_after[c].threshold, frontier_after[c].far_min, frontier_after[c].split,
@@ -461,44 +491,15 @@ LoopState checkpoint_next_launch(const LoopState& before, unsigned number, dist_
 }
 
 StepCheckpoint checkpoint_decide_step(const LoopState& state, unsigned number, dist_t delta, vertex_t capacity) {
-  if (state.copies.size() != kCopies) {
-    throw sssp::InputError("checkpoint: the loop state has " + std::to_string(state.copies.size()) +
-                           " copies, Near-Far keeps " + std::to_string(kCopies));
-  }
   if (number == 0) throw sssp::InputError("checkpoint: launches are numbered from 1");
   if (delta == 0) throw sssp::InputError("checkpoint: delta must be at least 1");
   if (capacity == 0 || capacity > (vertex_t{1} << 20)) {
     throw sssp::InputError("checkpoint: capacity must be 1 to 2^20, got " + std::to_string(capacity));
   }
-  std::vector<Frontier> frontier;
-  std::vector<unsigned> counts(2 * kCopies);  // near counts, then far counts, as the solver keeps them
-  for (unsigned c = 0; c < kCopies; ++c) {
-    const LoopCopy& copy = state.copies[c];
-    frontier.push_back(Frontier{copy.threshold, copy.far_min, copy.split});
-    counts[c] = copy.near_count;
-    counts[kCopies + c] = copy.far_count;
-  }
-  const std::vector<RunStats> stats = {RunStats{state.near_rounds, state.splits, state.done_launch, 0}};
-  DeviceBuffer<Frontier> d_frontier = upload(frontier, "checkpoint loop states");
-  DeviceBuffer<unsigned> d_counts = upload(counts, "checkpoint list counts");
-  DeviceBuffer<RunStats> d_stats = upload(stats, "checkpoint run statistics");
-  DeviceBuffer<vertex_t> d_slots(2 * kCopies * std::uint64_t{capacity}, "checkpoint lists");
-  DeviceBuffer<unsigned> d_marks(2, "checkpoint stamps and marks");
-  DeviceBuffer<dist_t> d_expanded(1, "checkpoint expanded distances");
+  LoopOnDevice loop(state, capacity);
   DeviceBuffer<StepReport> d_report(1, "checkpoint step");
   d_report.fill_bytes(0);
-  Lists lists{};
-  lists.near = d_slots.data();
-  lists.far = d_slots.data() + kCopies * std::uint64_t{capacity};
-  lists.near_count = d_counts.data();
-  lists.far_count = d_counts.data() + kCopies;
-  lists.frontier = d_frontier.data();
-  lists.stats = d_stats.data();
-  lists.queued_by = d_marks.data();
-  lists.in_far = d_marks.data() + 1;
-  lists.expanded_at = d_expanded.data();
-  lists.capacity = capacity;
-  run_harness(1, decide_once, lists, number, delta, d_report.data());
+  run_harness(1, decide_once, loop.lists(), number, delta, d_report.data());
   const StepReport r = d_report.to_host().front();
   StepCheckpoint out;
   out.near_round = r.near_round;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Doxygen's input filter for Markdown (FILTER_PATTERNS in Doxyfile.in): a
-handout shows a results plot as ![...](../../docs/results/NAME.svg), the
-path that works on GitHub; Doxygen finds an image by the end of its path,
-which "../../" defeats, so the copy Doxygen reads says docs/results/NAME.svg.
+handout shows a results plot as ![...](../../docs/results/NAME.svg) (and an
+instructor block a figure of the design notes, ../../docs/design/figures/),
+the path that works on GitHub; Doxygen finds an image by the end of its path,
+which "../../" defeats, so the copy Doxygen reads says docs/....
 
     markdown_filter.py FILE    prints FILE, so changed
 """
@@ -11,4 +12,4 @@ import sys
 from pathlib import Path
 
 text = Path(sys.argv[1]).read_text()
-sys.stdout.write(re.sub(r"\]\((?:\.\./)+(docs/results/[^)\s]+\.svg)\)", r"](\1)", text))
+sys.stdout.write(re.sub(r"\]\((?:\.\./)+(docs/(?:results|design/figures)/[^)\s]+\.svg)\)", r"](\1)", text))

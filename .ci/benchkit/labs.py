@@ -42,6 +42,8 @@ class Lab:
 def load(path: Path) -> Lab:
     """The lab described by path (tests/<lab folder>/benchmarks.py)."""
     folder = path.parent.name
+    # Loaded by path, as a plug-in found by load_all()'s glob: the
+    # repository's root is not on this tool's import path, and need not be.
     spec = importlib.util.spec_from_file_location(f"benchmarks_{folder}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

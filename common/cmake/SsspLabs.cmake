@@ -22,7 +22,7 @@
 #     the labels <lab>, <kind>, solution; datasets/tiny stands in for the hidden
 #     graphs, so no HiddenGraphs test skips there. Both flavours are listed in
 #     graded_tests.json in the build directory, which the grader reads, and so
-#     are the workers of the lab's mutants (tests/<lab>/mutants.json),
+#     are the workers of the lab's mutants (solutions/<lab>/mutants.json),
 #     flavour mutant:<name>. With a binding, also test_<lab>_<kind>_isolated: the same tests linked
 #     with the binding's test side instead of any lab code, so every call to
 #     the lab goes to a worker process (grade.py's grading path). It holds no
@@ -245,7 +245,7 @@ function(sssp_add_lab_tests lab kind)
                ENVIRONMENT "SSSP_HIDDEN_GRAPHS=${PROJECT_SOURCE_DIR}/datasets/tiny")
 endfunction()
 
-# Deliberately wrong versions of a lab's solution (tests/<lab>/mutants.json),
+# Deliberately wrong versions of a lab's solution (solutions/<lab>/mutants.json),
 # each built as a worker of flavour "mutant:<name>", so the project tests can
 # show that the graded tests catch them (through the isolated test programs,
 # as a submission is graded). For the labs named in
@@ -255,7 +255,7 @@ endfunction()
 set(SSSP_TASK_REVERTS "" CACHE STRING "Labs (or ALL) to build once per task with that task reverted to its skeleton")
 
 function(sssp_add_mutants lab)
-  set(spec "${PROJECT_SOURCE_DIR}/tests/${lab}/mutants.json")  # a list; a lab may have none
+  set(spec "${PROJECT_SOURCE_DIR}/solutions/${lab}/mutants.json")  # a list; a lab may have none
   set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${lab}")
   file(GLOB solution_files "${solution_dir}/*")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${solution_files})

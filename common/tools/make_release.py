@@ -5,12 +5,13 @@
 
 The release is the course's tracked files (`git ls-files`, as they are in the
 working tree) minus what only an instructor may have: solutions/, every lab's
-mutants (tests/<lab>/mutants.json: wrong versions of the solution, so
-solution code), the project's own checks (tests/project/: mutant and task
+mutants (solutions/<lab>/mutants.json: wrong versions of the solution, kept
+beside it), the project's own checks (tests/project/: mutant and task
 revert checks, the skeleton and grader checks, all built on the solutions),
 the instructor's tools (common/tools/: this one, make_skeleton.py), the
 Gradescope autograder and its builder (tests/grader/gradescope/), the GPU CI scripts and the labs' design notes
-(docs/design/, which describe the reference). In Markdown files,
+(docs/design/, which describe the reference, with the figures that draw an
+answer). Every exclusion is a whole folder. In Markdown files,
 blocks between `<!-- instructor: begin -->` and `<!-- instructor: end -->`
 lines (the README's sections for instructors and maintainers, a command that
 runs the reference) are left out, and a block between a `<!-- student:` line
@@ -39,16 +40,8 @@ REPO = Path(__file__).resolve().parents[2]
 EXCLUDED = ("solutions", "tests/project", "common/tools", "tests/grader/gradescope", ".ci", "docs/design")
 # ...except this, the CPU CI the student's repository runs.
 KEPT = (".ci/run",)
-# Left out too, for every lab: its mutants (tests/<lab>/mutants.json) are solution code, and
-# so is a handout figure named *.instructor.* (one that draws an answer; the handout shows
-# it inside an instructor block).
-EXCLUDED_PATTERNS = (re.compile(r"tests/[^/]+/mutants\.json"),
-                     re.compile(r"labs/[^/]+/figures/[^/]+\.instructor\.[^/]+"))
-
 
 def released(path: str) -> bool:
-    if any(pattern.fullmatch(path) for pattern in EXCLUDED_PATTERNS):
-        return False
     return path in KEPT or not any(path == e or path.startswith(e + "/") for e in EXCLUDED)
 
 

@@ -38,7 +38,7 @@ def flavour(value: str) -> str:
     """--flavour's type: student, solution or mutant:NAME."""
     if value in ("student", "solution") or re.fullmatch(r"mutant:\w+", value):
         return value
-    raise argparse.ArgumentTypeError("student, solution or mutant:NAME (tests/<lab>/mutants.json)")
+    raise argparse.ArgumentTypeError("student, solution or mutant:NAME (solutions/<lab>/mutants.json)")
 
 
 def add_item_options(parser: argparse.ArgumentParser, flag: str, item: str, what: str, skipped_where: str) -> None:

@@ -1,11 +1,13 @@
-"""A lab's grading data, in the lab's own tests folder: the one loader every
-Python tool of the course reads it with.
+"""A lab's grading data: the one loader every Python tool of the course
+reads it with.
 
-    tests/<lab>/rubric.json    the lab's rubric entry: title, the points and
-                               visibility of each graded test, the task map,
-                               for a GPU lab its compute-sanitizer item
-    tests/<lab>/mutants.json   the lab's deliberately wrong versions of its
-                               solution (instructors only: never released)
+    tests/<lab>/rubric.json        the lab's rubric entry: title, the points
+                                   and visibility of each graded test, the
+                                   task map, for a GPU lab its
+                                   compute-sanitizer item
+    solutions/<lab>/mutants.json   the lab's deliberately wrong versions of
+                                   its solution, beside it (solution code:
+                                   instructors only, never released)
 
 The formats are described in docs/conventions.md ("A lab's rubric.json and
 mutants.json"). Which labs exist is read in one place, course_labs(): the
@@ -19,6 +21,9 @@ without the file has no entry.
     lab_mutants(lab)    the lab's list of mutants ([] without the file)
     write_rubric(lab, entry)   rewrites the lab's rubric.json (check_tasks.py --write)
     rubric_path(lab), mutants_path(lab), labs_with(filename)
+
+`tests` arguments name another tests/ folder (a release's, a test's copy);
+the mutants are read from the solutions/ folder beside it.
 """
 from __future__ import annotations
 
@@ -40,9 +45,10 @@ def course_labs(repo: Path | None = None) -> dict[str, str]:
 
 
 def labs_with(filename: str, tests: Path | None = None) -> list[str]:
-    """The labs whose tests folder holds `filename`, in course order."""
+    """The labs with a `filename` (RUBRIC_FILE or MUTANTS_FILE) where the loaders read it, in course order."""
     tests = tests or TESTS
-    return [lab for lab in course_labs(tests.parent) if (tests / lab / filename).is_file()]
+    where = mutants_path if filename == MUTANTS_FILE else rubric_path
+    return [lab for lab in course_labs(tests.parent) if where(lab, tests).is_file()]
 
 
 def rubric_path(lab: str, tests: Path | None = None) -> Path:
@@ -50,7 +56,7 @@ def rubric_path(lab: str, tests: Path | None = None) -> Path:
 
 
 def mutants_path(lab: str, tests: Path | None = None) -> Path:
-    return (tests or TESTS) / lab / MUTANTS_FILE
+    return (tests or TESTS).parent / "solutions" / lab / MUTANTS_FILE
 
 
 def load_rubric(tests: Path | None = None) -> dict[str, dict]:

@@ -3,7 +3,7 @@
 
     python3 -m tests.project.check_mutants --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
 
-For every mutant in the labs' tests/<lab>/mutants.json (built by CMake as
+For every mutant in the labs' solutions/<lab>/mutants.json (built by CMake as
 flavour "mutant:<name>"), runs the lab's graded tests as the grader does, one
 process each with the grader's default timeout and a memory cap (a mutant may
 loop forever, or grow a heap without bound), and requires every test the
@@ -253,7 +253,7 @@ def main() -> int:
         caught = [t for t, r in results.items() if r.status in ("failed", "timeout")]
         for test in must_fail:
             if test not in results:
-                problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix tests/{lab}/mutants.json)")
+                problems.append(f"{lab}/{name}: {test} is not a test of this lab (fix solutions/{lab}/mutants.json)")
         of = "of its must_fail tests" if args.must_fail_only else "graded tests"
         print(f"{lab}/{name}: caught by {len(caught)} of {len(results)} {of}{timed_out(results, caught)}"
               f" (must fail: {', '.join(must_fail)})", flush=True)

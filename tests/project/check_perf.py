@@ -4,7 +4,7 @@ submission is graded (--perf-only, the isolated path, the trusted side's
 clock), and that each scores what its design says (docs/design/perf-grading.md):
 
 - the reference against itself earns full marks in every one of --runs runs;
-- each right-but-slow mutant of tests/<lab>/mutants.json ("caught_by": "perf")
+- each right-but-slow mutant of solutions/<lab>/mutants.json ("caught_by": "perf")
   earns at most its "perf_share_at_most" of the item (a CPU solve: nothing),
   or, a calibration mutant (a known slow-down of the reference's solve), its
   "perf_share_expected" within "perf_share_tolerance";

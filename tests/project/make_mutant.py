@@ -2,14 +2,14 @@
 """Write a variant of a lab's solution sources to OUT_DIR.
 
     python3 -m tests.project.make_mutant LAB NAME SOLUTION_DIR OUT_DIR
-      mutant NAME of tests/LAB/mutants.json: one snippet replaced ("file",
+      mutant NAME of solutions/LAB/mutants.json: one snippet replaced ("file",
       "find", "replace"), or several ("changes": a list of such objects), or
       a calibration of the speed item ("calibration": "twice" or
       "one_and_a_half", "solvers": {FILE: CLASS}: each CLASS::run in FILE
       made to do its whole solve twice, or followed by GPU time of half its
       length; the code is written here, once for every lab). Fails if a
       snippet to replace is not found exactly once (the solution changed:
-      update tests/LAB/mutants.json).
+      update solutions/LAB/mutants.json).
     python3 -m tests.project.make_mutant --revert-task LAB N SOLUTION_DIR OUT_DIR
       the solution with task N as the skeleton has it (make_skeleton.py) and
       every other task solved: what tests/project/check_tasks.py grades.

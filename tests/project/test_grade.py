@@ -110,7 +110,7 @@ class GraderRun(unittest.TestCase):
 
 class ForgedResults(GraderRun):
     def test_a_forging_submission_scores_zero(self):
-        # tests/lab01_serial/mutants.json: every task prints GoogleTest's
+        # solutions/lab01_serial/mutants.json: every task prints GoogleTest's
         # pass or skip lines, writes a passing test_detail.xml in the working
         # directory and exits with status 0 or 77 before the test ends. It
         # runs in the worker, so all it ends is the worker.
@@ -426,7 +426,7 @@ class ReportFiles(unittest.TestCase):
 
 
 class WrongSubmissions(unittest.TestCase):
-    """Mutants of tests/lab01_serial/mutants.json that crash, loop or grow without bound."""
+    """Mutants of solutions/lab01_serial/mutants.json that crash, loop or grow without bound."""
 
     @staticmethod
     def run_test(mutant: str, name: str, timeout: float = 60, memory_mib: int = 0) -> Result:

@@ -32,8 +32,9 @@ ALLOWED = {
 }
 
 # Prose and the project's own tests (which take a lab as the subject of a
-# tool's test) may name labs; so may the lab list and the README table.
-SKIPPED_PREFIXES = ("docs/", "tests/project/")
+# tool's test; the bench tool's sits beside it) may name labs; so may the lab
+# list and the README table.
+SKIPPED_PREFIXES = ("docs/", "tests/project/", ".ci/benchkit/test_benchkit.py")
 COMMENT = re.compile(r"^\s*(#|//|/\*|\*)")
 
 

@@ -10,9 +10,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from benchkit import labs, main, pages, plots, programs, runner, tables
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / ".ci"))
-from benchkit import labs, main, pages, plots, programs, runner, tables  # noqa: E402  (after the path it is found on)
 
 LABS = {lab.name: lab for lab in labs.load_all(REPO)}
 

@@ -5,6 +5,7 @@ installed) drawing each plot from reports in the programs' own format. The
 GPU runs themselves happen on a GPU machine; this checks the code that turns
 their output into the files the handouts link."""
 import json
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -290,9 +291,12 @@ class Pages(unittest.TestCase):
                                       "`reduce-bench-ref --block-size 512`\n\n| t |\n|---|", out)
             path = out / "lab04-reduce-bench.md"
             path.write_text(page)
-            # The release drops instructor blocks and opens student ones (make_release.py).
-            from common.tools import make_release
-            released = make_release.student_text(page)
+            # The release drops instructor blocks and opens student ones (make_release.py, a module of
+            # the repository's root, where it runs).
+            released = subprocess.run(
+                [sys.executable, "-c", "import sys; from common.tools.make_release import student_text; "
+                 "sys.stdout.write(student_text(sys.stdin.read()))"],
+                input=page, capture_output=True, text=True, cwd=REPO, check=True).stdout
             self.assertNotIn("-ref", released)
             self.assertNotIn(".ci/", released)
             self.assertIn("`reduce-bench --block-size 512` (the reference's build of it)", released)

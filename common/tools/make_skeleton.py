@@ -143,7 +143,7 @@ def expected_files(lab: str) -> dict[str, str]:
 def student_files(lab: str) -> str:
     """The text of labs/<lab>/.student-files: the solution's files with a task region."""
     names = [p.name for p in sorted((REPO / "solutions" / lab).iterdir())
-             if p.is_file() and "// BEGIN SOLUTION task" in p.read_text(errors="replace")]
+             if p.is_file() and p.suffix in SOURCE_SUFFIXES and "// BEGIN SOLUTION task" in p.read_text(errors="replace")]
     return "".join(f"{name}\n" for name in names)
 
 

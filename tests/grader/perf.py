@@ -58,6 +58,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import secrets
 import statistics
 import tempfile
@@ -215,6 +216,25 @@ class GraphScore:
     call_ratio: float | None = None  # the ratio of the whole calls, before the call's cost was taken out
 
 
+# The kernel's unit of CPU time accounting in /proc/<pid>/stat. Where the
+# worker's nanosecond run times cannot be read (the sandbox's user namespace),
+# each solve's reading is whole ticks: up to one tick over what it used.
+CPU_TICK_MS = 1000.0 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_share_at_least(solves: list[Solve]) -> float | None:
+    """The least CPU share the repeats' readings allow (None when unread):
+    each solve's reading may be up to a tick (CPU_TICK_MS) over its use, so
+    the share is judged at (CPU time - a tick per solve) / wall time. Short
+    solves then escape the check (10 solves of 2.5 ms read 0, 0.4 or 0.8
+    by where the ticks fell: a correct submission was refused for 0.83 on an
+    H200), where no tick-counted reading could tell a GPU solve from a CPU
+    one anyway; a CPU solve of a graph worth timing is long enough to show."""
+    if not solves or any(s.cpu_ms < 0 for s in solves):
+        return None
+    return max(0.0, sum(s.cpu_ms for s in solves) - len(solves) * CPU_TICK_MS) / sum(s.wall_ms for s in solves)
+
+
 def cpu_share(solves: list[Solve]) -> float | None:
     """The worker's CPU time per unit of wall time over the repeats (None
     when the CPU time could not be read). Summed, not per repeat: the
@@ -260,10 +280,12 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
         if not s.wall_ms > 0:
             raise GradingError(f"perf item, {graph}: repeat {i} has no time ({s.wall_ms} ms)")
     share = cpu_share(student)
+    least = cpu_share_at_least(student)
     # Judged against the reference's share in this run; unread on either side, not judged.
-    if share is not None and reference_share is not None and share > scale.cpu_limit(reference_share):
+    if least is not None and reference_share is not None and least > scale.cpu_limit(reference_share):
         return GraphScore(graph, 0.0, None, None, None, reference_ms, None,
-                          f"the worker used {share:.2f} s of CPU time per second of solving, the reference "
+                          f"the worker used {share:.2f} s of CPU time per second of solving (at least {least:.2f} "
+                          f"with a {CPU_TICK_MS:g} ms clock tick off each solve's reading), the reference "
                           f"{reference_share:.2f} (at most {scale.cpu_limit(reference_share):.2f} allowed): the "
                           "solver must do its work on the GPU and wait for it without spinning (the worker uses "
                           "blocking synchronisation: leave the device flags alone, do not poll host memory); "

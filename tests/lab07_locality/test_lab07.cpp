@@ -667,7 +667,8 @@ constexpr const char* kTunerHint =
     "cheapest may have moved";
 
 std::string show(lab07::Config c) {
-  return "k = " + std::to_string(c.depth) + " with " + std::to_string(c.vertices_per_thread) + " vertices per thread";
+  return "k = " + std::to_string(c.depth) + " with " + std::to_string(c.vertices_per_thread) +
+         (c.vertices_per_thread == 1 ? " vertex" : " vertices") + " per thread";
 }
 
 // A cost table whose cheapest configuration is `cheapest` (9 ms); the others

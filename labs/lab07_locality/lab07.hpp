@@ -25,9 +25,6 @@ using sssp::dist_t;
 using sssp::SsspResult;
 using sssp::vertex_t;
 
-/// Deepest wave a thread may run: the per-thread stack has this many frames.
-inline constexpr unsigned kMaxDepth = 8;
-
 /// Options::blind_launches value that lets the solver choose N itself (see Options).
 inline constexpr unsigned kLearnBlindLaunches = ~0u;
 
@@ -202,6 +199,44 @@ struct PolicyTrace {
 /// runs, and sssp::NotImplemented while task 5 is the skeleton's stub.
 [[nodiscard]] PolicyTrace simulate_policy(const std::vector<unsigned>& needed);
 
+/// What task 6's checkpoint, simulate_tuner, plays: the cost of each
+/// configuration, run by run, and the runs that measure more than it.
+struct TunerScript {
+  /// The configuration the tuner is built with (valid_config).
+  Config start;
+  /// Runs to play: 1 to 1000.
+  unsigned runs = 1;
+  /// Per configuration (config_index), its cost in ms: kConfigs entries, each positive.
+  std::vector<double> costs;
+  /// From this run on, later_costs replaces costs (runs or more: never).
+  unsigned change_at = ~0u;
+  /// The costs from run change_at on: kConfigs positive entries, or empty when change_at is never reached.
+  std::vector<double> later_costs;
+  /// The runs that measure outlier_factor times their cost (the outliers), in any order.
+  std::vector<unsigned> outliers;
+  /// What an outlier measures, in multiples of its cost: 1 to 4.
+  double outlier_factor = 1;
+};
+
+/// What task 6's checkpoint saw, per run.
+struct TunerTrace {
+  /// Per run: next()'s k, as given (even out of range).
+  std::vector<unsigned> depth;
+  /// Per run: next()'s vertices per thread, as given (even out of range).
+  std::vector<unsigned> vertices_per_thread;
+  /// Per run: the time given to measured().
+  std::vector<double> measured;
+};
+
+/// Task 6's checkpoint (given code): one ConfigTuner built with script.start
+/// plays script.runs runs, as the solver would (next(), the run, then
+/// measured(used, ms) with the script's cost of that configuration, times
+/// outlier_factor for an outlier), on the host without a GPU, and what it
+/// chose comes back. A configuration out of range is recorded as given and
+/// played as the start's. Throws sssp::InputError for a script out of range
+/// and sssp::NotImplemented while task 6 is the skeleton's stub.
+[[nodiscard]] TunerTrace simulate_tuner(const TunerScript& script);
+
 /// How the solver runs. Every combination computes the same distances; they
 /// differ in work, launches and host round trips.
 struct Options {
@@ -218,6 +253,10 @@ struct Options {
   unsigned blind_launches = kLearnBlindLaunches;
   /// Queue the N blind launches as one CUDA Graph (one submission) instead of N launches.
   bool cuda_graph = false;
+  /// Let the solver's ConfigTuner (task 6) choose k and the vertices per
+  /// thread of each run from the times of earlier runs, starting from depth
+  /// and vertices_per_thread. Off: every run uses depth and vertices_per_thread.
+  bool tune = false;
 };
 
 /// Throws sssp::InputError naming the first bad field of `options`.
@@ -246,6 +285,9 @@ class LocalitySssp {
 
   /// The N the next run will use (with kLearnBlindLaunches, the policy's first_batch()).
   [[nodiscard]] unsigned next_blind_launches() const;
+
+  /// The k and vertices per thread the next run will use (with Options::tune, the tuner's next()).
+  [[nodiscard]] Config next_config() const;
 
  private:
   struct Impl;

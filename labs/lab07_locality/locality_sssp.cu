@@ -19,6 +19,9 @@
 //    one word per look: the index of the last launch that flagged anything.
 //    How many launches go before each look is the launch policy's choice
 //    (task 5, launch_policy.hpp), learned while the solver runs.
+// With Options::tune, k and the vertices per thread are chosen per run too,
+// by the configuration tuner (task 6, launch_policy.hpp), from the measured
+// times of earlier runs.
 //
 // Why it is correct, whatever the interleaving, k and vertices per thread:
 // every distance is only ever lowered by atomicMin to the length of a real
@@ -201,8 +204,13 @@ struct BlindGraph {
   BlindGraph() = default;
   BlindGraph(const BlindGraph&) = delete;
   BlindGraph& operator=(const BlindGraph&) = delete;
-  ~BlindGraph() {
+  ~BlindGraph() { reset(); }
+  // Forgets the graph: its kernels carry one configuration (k, the vertices
+  // per thread and the grid), so a run with another one must capture anew.
+  void reset() {
     if (exec != nullptr) cudaGraphExecDestroy(exec);
+    exec = nullptr;
+    launches = 0;
   }
 };
 
@@ -310,6 +318,11 @@ void simulate_run(LaunchPolicy& policy, unsigned needed, unsigned run, PolicyTra
   trace.queued.push_back(queued32);
   trace.looks.push_back(looks);
   policy.finished(needed, queued32);
+}
+
+// Task 6's checkpoint: the cost table a script gives for run `run`.
+const std::vector<double>& costs_of_run(const TunerScript& script, unsigned run) {
+  return run >= script.change_at ? script.later_costs : script.costs;
 }
 
 }  // namespace
@@ -460,6 +473,40 @@ PolicyTrace simulate_policy(const std::vector<unsigned>& needed) {
   return trace;
 }
 
+TunerTrace simulate_tuner(const TunerScript& script) {
+  if (!valid_config(script.start)) {
+    throw sssp::InputError(
+        "start must be a valid configuration (valid_config), got k = " + std::to_string(script.start.depth) + " with " +
+        std::to_string(script.start.vertices_per_thread) + " vertices per thread");
+  }
+  sssp::require_option(script.runs != 0 && script.runs <= 1000, "runs", "1..1000", script.runs);
+  sssp::require_option(script.outlier_factor >= 1 && script.outlier_factor <= 4, "outlier factor", "1..4",
+                       script.outlier_factor);
+  for (const auto* table : {&script.costs, &script.later_costs}) {
+    if (table == &script.later_costs && script.change_at >= script.runs) continue;
+    sssp::require_option(table->size() == kConfigs, "cost table", "kConfigs (" + std::to_string(kConfigs) + ") entries",
+                         table->size());
+    for (const double cost : *table) sssp::require_option(cost > 0, "cost", "positive", cost);
+  }
+  std::vector<bool> outlier(script.runs, false);
+  for (const unsigned run : script.outliers) {
+    sssp::require_option(run < script.runs, "outlier run", "below runs (" + std::to_string(script.runs) + ")", run);
+    outlier[run] = true;
+  }
+  ConfigTuner tuner(script.start);
+  TunerTrace trace;
+  for (unsigned run = 0; run < script.runs; ++run) {
+    const Config asked = tuner.next();
+    trace.depth.push_back(asked.depth);
+    trace.vertices_per_thread.push_back(asked.vertices_per_thread);
+    const Config used = valid_config(asked) ? asked : script.start;
+    const double ms = costs_of_run(script, run)[config_index(used)] * (outlier[run] ? script.outlier_factor : 1.0);
+    trace.measured.push_back(ms);
+    tuner.measured(used, ms);
+  }
+  return trace;
+}
+
 struct LocalitySssp::Impl {
   Options options;
   vertex_t n;
@@ -467,12 +514,15 @@ struct LocalitySssp::Impl {
   sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> dist;
   DeviceBuffer<std::uint8_t> flags[2];
-  unsigned grid;                             // blocks of every relaxation launch
-  sssp::cuda::BlockWorkCounters block_work;  // one slot per block of `grid`
+  Config config;                             // this run's k and vertices per thread
+  unsigned grid;                             // blocks of every relaxation launch of this run
+  unsigned slots;                            // blocks of the largest grid a run may use
+  sssp::cuda::BlockWorkCounters block_work;  // one slot per block of that grid (the unused ones stay 0)
   // The index of the last launch that set a flag (launches count from 1).
   sssp::cuda::DeviceWord<unsigned> last_flagging_launch;
   sssp::cuda::Stream stream;  // a CUDA Graph is captured from a non-default stream
   LaunchPolicy policy;        // task 5: N and the batches, when options.blind_launches is kLearnBlindLaunches
+  ConfigTuner tuner;          // task 6: k and the vertices per thread, when options.tune
   BlindGraph blind_graph;     // task 4: the blind launches, when options.cuda_graph
 
   Impl(const CsrGraph& g, Options o)
@@ -482,9 +532,11 @@ struct LocalitySssp::Impl {
         graph((require_memory(g, padded), g)),
         dist(n, "distances"),
         flags{DeviceBuffer<std::uint8_t>(padded, "flags 0"), DeviceBuffer<std::uint8_t>(padded, "flags 1")},
-        grid(sssp::cuda::grid_for((std::uint64_t{n} + options.vertices_per_thread - 1) / options.vertices_per_thread,
-                                  options.block_size)),
-        block_work(grid) {}
+        config{options.depth, options.vertices_per_thread},
+        grid(grid_of(config.vertices_per_thread)),
+        slots(options.tune ? grid_of(1) : grid),  // a tuned run may use 1 vertex per thread, the largest grid
+        block_work(slots),
+        tuner(config) {}
 
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
@@ -494,6 +546,32 @@ struct LocalitySssp::Impl {
     const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + sssp::cuda::device_bytes<dist_t>(g.num_vertices()) +
                                 sssp::cuda::device_bytes<std::uint8_t>(2 * padded);
     sssp::cuda::require_free_memory(bytes, "lab 07 on " + sssp::describe(g));
+  }
+
+  // The blocks that give each of the n vertices an owner at `vpt` vertices per thread.
+  [[nodiscard]] unsigned grid_of(unsigned vpt) const {
+    return sssp::cuda::grid_for((std::uint64_t{n} + vpt - 1) / vpt, options.block_size);
+  }
+
+  // The configuration of the next run: the options', or the tuner's, checked against its contract.
+  [[nodiscard]] Config next_config() const {
+    if (!options.tune) return config;
+    const Config next = tuner.next();
+    if (!valid_config(next)) {
+      throw sssp::InputError("task 6: ConfigTuner::next returned k = " + std::to_string(next.depth) + " and " +
+                             std::to_string(next.vertices_per_thread) + " vertices per thread; its contract allows k " +
+                             "1 to kMaxDepth (" + std::to_string(kMaxDepth) + ") and 1, 2 or 4 vertices per thread");
+    }
+    return next;
+  }
+
+  // Makes `next` this run's configuration: the grid follows the vertices per
+  // thread, and a CUDA Graph of another configuration is captured anew.
+  void use(Config next) {
+    if (next == config) return;
+    config = next;
+    grid = grid_of(config.vertices_per_thread);
+    blind_graph.reset();
   }
 
   [[nodiscard]] bool learning() const { return options.blind_launches == kLearnBlindLaunches; }
@@ -524,12 +602,12 @@ struct LocalitySssp::Impl {
   // flags 0 and set flags 1, even launches the other way round.
   void launch_relax(unsigned launch, Counters& work) {
     const unsigned block = options.block_size;
-    const unsigned vpt = options.vertices_per_thread;
+    const unsigned vpt = config.vertices_per_thread;
     std::uint8_t* in = flags[(launch - 1) % 2].data();
     std::uint8_t* out = flags[launch % 2].data();
     const auto launch_with = [&](auto kernel) {
       kernel<<<grid, block, 0, stream.get()>>>(graph.offsets.data(), graph.targets.data(), graph.weights.data(), n,
-                                               dist.data(), in, out, options.depth, launch,
+                                               dist.data(), in, out, config.depth, launch,
                                                last_flagging_launch.device(), block_work.device());
     };
     if (vpt == 1) launch_with(relax_flagged<1>);
@@ -547,6 +625,8 @@ LocalitySssp::~LocalitySssp() = default;
 
 unsigned LocalitySssp::next_blind_launches() const { return impl_->blind_launches(); }
 
+Config LocalitySssp::next_config() const { return impl_->next_config(); }
+
 SsspResult LocalitySssp::run(vertex_t source) {
   Impl& s = *impl_;
   // What task 3's driver drives in the solver: the real launches, graph and look.
@@ -562,6 +642,7 @@ SsspResult LocalitySssp::run(vertex_t source) {
     }
     [[nodiscard]] unsigned look() { return s.last_flagging_launch.read(s.stream.get()); }
   };
+  if (s.options.tune) s.use(s.next_config());
   cudaStream_t stream = s.stream.get();
   unsigned needed = 0;  // launches this run needed: the last that flagged anything, plus the one that found quiet
   unsigned queued = 0;  // launches this run queued: needed or more
@@ -570,7 +651,7 @@ SsspResult LocalitySssp::run(vertex_t source) {
       [&](Counters& work) -> DeviceBuffer<dist_t>& {
         initialise<<<sssp::cuda::grid_for(s.padded, s.options.block_size), s.options.block_size, 0, stream>>>(
             s.padded, source, s.n, s.dist.data(), s.flags[0].data(), s.flags[1].data(), s.last_flagging_launch.device(),
-            s.block_work.device(), s.grid);
+            s.block_work.device(), s.slots);
         SSSP_CUDA_CHECK_LAUNCH();
         ++work.kernel_launches;
         SolverLaunches launches{s};
@@ -582,6 +663,9 @@ SsspResult LocalitySssp::run(vertex_t source) {
   s.block_work.add_to(result.counters, stream);  // after the timed part, like the distances
   // The paper fixes N offline from pre-runs; the policy learns it from every run.
   if (s.learning()) s.policy.finished(needed, queued);
+  // The tuner learns from the time of the whole run, launches and looks
+  // included: that is what it minimises.
+  if (s.options.tune) s.tuner.measured(s.config, result.device_ms);
   return result;
 }
 

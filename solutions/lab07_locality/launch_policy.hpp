@@ -1,17 +1,22 @@
 /// @file
-/// @brief Lab 07, task 5 (designed by you): the launch policy, which learns
-/// N, the launches to queue blind, and the batches after it, while the solver
-/// runs. Only its contract is given; the handout states it and how it is
-/// measured.
+/// @brief Lab 07, tasks 5 and 6 (designed by you): the launch policy, which
+/// learns N, the launches to queue blind, and the batches after it, while the
+/// solver runs; and the configuration tuner, which chooses k and the vertices
+/// per thread of each run from the measured times of earlier runs. Only their
+/// contracts are given; the handout states them and how they are measured.
 ///
 /// A plain C++ header: the runner and the tests include it without nvcc.
 #pragma once
 
 #include <algorithm>
+#include <limits>
 
 #include "sssp/todo.hpp"
 
 namespace lab07 {
+
+/// Deepest wave a thread may run: the per-thread stack has this many frames.
+inline constexpr unsigned kMaxDepth = 8;
 
 /// Most launches a LaunchPolicy may ask for at once (first_batch, next_batch).
 inline constexpr unsigned kMaxBatch = 1u << 16;
@@ -105,6 +110,130 @@ class LaunchPolicy {
   // [[nodiscard]] unsigned next_batch(const Look& /*look*/) { SSSP_TODO(7, 5, "the launch policy: next_batch"); }
   // /// The run is over: it needed `needed` launches and queued `queued`.
   // void finished(unsigned /*needed*/, unsigned /*queued*/) { SSSP_TODO(7, 5, "the launch policy: finished"); }
+  // END SOLUTION
+};
+
+/// What a run is configured with, and what a ConfigTuner chooses: k and the
+/// vertices per thread (every other option stays as the solver was built).
+struct Config {
+  unsigned depth = 2;                ///< k, 1 to kMaxDepth
+  unsigned vertices_per_thread = 1;  ///< 1, 2 or 4
+  friend bool operator==(const Config&, const Config&) = default;
+};
+
+/// How many configurations there are: every k with every vertices per thread.
+inline constexpr unsigned kConfigs = 3 * kMaxDepth;
+
+/// A valid configuration's place in a table of kConfigs entries (the tests'
+/// cost tables): 1, 2, 4 vertices per thread in turn, k rising within each.
+[[nodiscard]] constexpr unsigned config_index(Config c) {
+  const unsigned p = c.vertices_per_thread == 4 ? 2 : c.vertices_per_thread - 1;
+  return p * kMaxDepth + (c.depth - 1);
+}
+
+/// The configuration at place `i` (0 to kConfigs - 1) of such a table.
+[[nodiscard]] constexpr Config config_at(unsigned i) { return Config{i % kMaxDepth + 1, 1u << (i / kMaxDepth)}; }
+
+/// Whether `c` is a configuration the solver can run.
+[[nodiscard]] constexpr bool valid_config(Config c) {
+  const unsigned p = c.vertices_per_thread;
+  return c.depth >= 1 && c.depth <= kMaxDepth && (p == 1 || p == 2 || p == 4);
+}
+
+/// Task 6: chooses the configuration (k, vertices per thread) of each run of
+/// a solver built with Options::tune, from the times of the runs before it,
+/// one ConfigTuner per solver, kept from run to run.
+///
+/// Before each run the solver calls next() and runs with what it returns;
+/// after the run it calls measured(used, ms) with that configuration and the
+/// run's time in milliseconds (its device_ms: launches and looks). A run's
+/// cost depends on its configuration, but the time measured can be more than
+/// the cost: another process on the GPU, or a source far from the others,
+/// makes an outlier.
+///
+/// Contract (graded by the Tuner tests through lab07::simulate_tuner, which
+/// drives the tuner exactly as above without a GPU, with a table that gives
+/// each configuration's cost in ms, all positive and one cheapest); runs are
+/// numbered from 0:
+///  - bounds and start: every next() is a valid configuration (valid_config),
+///    and run 0 uses the configuration the tuner was built with;
+///  - settling: when every run measures exactly its configuration's cost,
+///    every run from run 50 on uses the cheapest configuration;
+///  - outliers: the same holds when some runs, never two in a row, measure
+///    more than their cost, up to 4 times it: an outlier neither fools the choice nor moves
+///    the tuner off the cheapest configuration once it uses it;
+///  - a lasting rise: when from a run r >= 50 on the table changes for good (another
+///    one, with one cheapest) and the configuration in use at r costs at least
+///    twice what it did, every run from run r + 52 on uses the new cheapest.
+/// Correctness never depends on the tuner: every configuration computes the
+/// same distances.
+class ConfigTuner {
+ public:
+  // BEGIN SOLUTION task 6: the configuration tuner (designed from its contract)
+  /// A tuner whose first run uses `start` (a valid configuration).
+  explicit ConfigTuner(Config start) {
+    // The start is tried first: it is the user's guess, and run 0 must use it.
+    order_[0] = config_index(start);
+    for (unsigned i = 0, next = 1; i < kConfigs; ++i) {
+      if (i != order_[0]) order_[next++] = i;
+    }
+    explore();
+  }
+
+  /// The configuration of the next run. The same until measured().
+  [[nodiscard]] Config next() const {
+    if (step_ < kExplore) return config_at(order_[step_ / kSamples]);
+    return config_at(chosen_);
+  }
+
+  /// The run with configuration `used` (the last next()) took `ms`.
+  void measured(Config used, double ms) {
+    const unsigned i = config_index(used);
+    // The least of a configuration's samples, not their mean: interference
+    // only ever adds time, and of kSamples runs in a row at most one is an
+    // outlier, so the least is the cost itself.
+    fastest_[i] = std::min(fastest_[i], ms);
+    if (step_ < kExplore) {
+      if (++step_ == kExplore) {
+        chosen_ = order_[0];
+        for (unsigned c = 0; c < kConfigs; ++c) chosen_ = fastest_[c] < fastest_[chosen_] ? c : chosen_;
+        slow_runs_ = 0;
+      }
+      return;
+    }
+    // One slow run is an outlier; kSamples in a row cannot all be, so the
+    // cost itself has risen, and what was cheapest may be no longer: measure
+    // every configuration again, from the one in use.
+    slow_runs_ = ms > kRise * fastest_[i] ? slow_runs_ + 1 : 0;
+    if (slow_runs_ < kSamples) return;
+    std::swap(order_[0], *std::find(order_, order_ + kConfigs, chosen_));
+    explore();
+  }
+
+ private:
+  static constexpr unsigned kSamples = 2;                    // runs in a row per configuration
+  static constexpr unsigned kExplore = kSamples * kConfigs;  // runs that measure every configuration
+  static constexpr double kRise = 1.5;                       // a run this much slower than its best is slow
+
+  void explore() {
+    step_ = 0;
+    std::fill(fastest_, fastest_ + kConfigs, std::numeric_limits<double>::infinity());
+  }
+
+  unsigned order_[kConfigs] = {};  // the order in which the configurations are measured
+  double fastest_[kConfigs] = {};  // per configuration, its fastest run since measuring began
+  unsigned step_ = 0;              // runs into the measuring; kExplore once it chose
+  unsigned chosen_ = 0;            // the configuration chosen once all were measured
+  unsigned slow_runs_ = 0;         // slow runs in a row of the chosen configuration
+  // SKELETON
+  // // TODO(task 6): design the tuner from its contract (above and in the
+  // // handout): its state (members of your own) and these decisions.
+  // /// A tuner whose first run uses `start` (a valid configuration).
+  // explicit ConfigTuner(Config /*start*/) {}
+  // /// The configuration of the next run. The same until measured().
+  // [[nodiscard]] Config next() const { SSSP_TODO(7, 6, "the configuration tuner: next"); }
+  // /// The run with configuration `used` (the last next()) took `ms`.
+  // void measured(Config /*used*/, double /*ms*/) { SSSP_TODO(7, 6, "the configuration tuner: measured"); }
   // END SOLUTION
 };
 

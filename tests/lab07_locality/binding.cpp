@@ -8,7 +8,7 @@
 namespace lab07 {
 
 inline auto rpc_fields(Options& o) {
-  return std::tie(o.block_size, o.depth, o.vertices_per_thread, o.blind_launches, o.cuda_graph);
+  return std::tie(o.block_size, o.depth, o.vertices_per_thread, o.blind_launches, o.cuda_graph, o.tune);
 }
 inline auto rpc_fields(WaveResult& r) { return std::tie(r.dist, r.next_flags, r.expanded, r.arcs, r.flagged); }
 inline auto rpc_fields(FlagLaunchResult& r) {
@@ -24,6 +24,11 @@ inline auto rpc_fields(GraphTrace& t) {
                   t.graph_launches, t.has_graph);
 }
 inline auto rpc_fields(PolicyTrace& t) { return std::tie(t.first, t.queued, t.looks, t.batches, t.batch_run); }
+inline auto rpc_fields(Config& c) { return std::tie(c.depth, c.vertices_per_thread); }
+inline auto rpc_fields(TunerScript& s) {
+  return std::tie(s.start, s.runs, s.costs, s.change_at, s.later_costs, s.outliers, s.outlier_factor);
+}
+inline auto rpc_fields(TunerTrace& t) { return std::tie(t.depth, t.vertices_per_thread, t.measured); }
 
 }  // namespace lab07
 
@@ -37,9 +42,11 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab07::run_launch_driver", &lab07::run_launch_driver);
   registry.function("lab07::run_blind_graph", &lab07::run_blind_graph);
   registry.function("lab07::simulate_policy", &lab07::simulate_policy);
+  registry.function("lab07::simulate_tuner", &lab07::simulate_tuner);
   registry.constructor<LocalitySssp, const lab07::CsrGraph&, lab07::Options>("lab07::LocalitySssp");
   registry.method("lab07::LocalitySssp::run", &LocalitySssp::run);
   registry.method("lab07::LocalitySssp::next_blind_launches", &LocalitySssp::next_blind_launches);
+  registry.method("lab07::LocalitySssp::next_config", &LocalitySssp::next_config);
 }
 
 #else
@@ -70,6 +77,10 @@ PolicyTrace simulate_policy(const std::vector<unsigned>& needed) {
   return sssp::rpc::call(&simulate_policy, "lab07::simulate_policy", needed);
 }
 
+TunerTrace simulate_tuner(const TunerScript& script) {
+  return sssp::rpc::call(&simulate_tuner, "lab07::simulate_tuner", script);
+}
+
 struct LocalitySssp::Impl {
   sssp::rpc::Remote remote;
 };
@@ -86,6 +97,10 @@ SsspResult LocalitySssp::run(vertex_t source) {
 
 unsigned LocalitySssp::next_blind_launches() const {
   return impl_->remote.call(&LocalitySssp::next_blind_launches, "lab07::LocalitySssp::next_blind_launches");
+}
+
+Config LocalitySssp::next_config() const {
+  return impl_->remote.call(&LocalitySssp::next_config, "lab07::LocalitySssp::next_config");
 }
 
 }  // namespace lab07

@@ -5,8 +5,9 @@
 // counts that are not a multiple of the vertices per thread). Each task also
 // has a checkpoint that runs it alone with given stand-ins for the others:
 // Wave (task 1), FlagWords (task 2), Launches (task 3), BlindGraph (task 4),
-// Policy (task 5). Launches and Policy run on the host; every other test
-// needs a GPU and is skipped, with the reason, without one.
+// Policy (task 5), Tuner (task 6). Launches, Policy and Tuner run on the
+// host; every other test needs a GPU and is skipped, with the reason, without
+// one.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -654,6 +655,154 @@ TEST(Policy, FollowsALastingChange) {
   expect_exact(fall, got, 11, "a fall, learned from the second run of the new need on");
 }
 
+// ---------------------------------- task 6 alone: the configuration tuner --
+//
+// lab07::simulate_tuner plays runs of a ConfigTuner with a table of costs,
+// one per configuration, as the solver would, on the host: no GPU, no other
+// task. Each test is one clause of the contract in launch_policy.hpp.
+
+constexpr const char* kTunerHint =
+    "task 6 (ConfigTuner in launch_policy.hpp): the contract in the handout; run 0 uses the start, a "
+    "run's time may be an outlier (never two in a row), and a lasting rise of the one in use means the "
+    "cheapest may have moved";
+
+std::string show(lab07::Config c) {
+  return "k = " + std::to_string(c.depth) + " with " + std::to_string(c.vertices_per_thread) +
+         (c.vertices_per_thread == 1 ? " vertex" : " vertices") + " per thread";
+}
+
+// A cost table whose cheapest configuration is `cheapest` (9 ms); the others
+// cost 10 to 40 ms, by `seed`.
+std::vector<double> cost_table(unsigned cheapest, unsigned seed) {
+  std::vector<double> costs;
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
+  for (unsigned i = 0; i < lab07::kConfigs; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    costs.push_back(i == cheapest ? 9.0 : 10.0 + static_cast<double>((x >> 33) % 3000) / 100.0);
+  }
+  return costs;
+}
+
+std::string describe(const lab07::TunerScript& s) {
+  std::string text =
+      "a tuner built with " + show(s.start) + ", " + std::to_string(s.runs) + " runs, cheapest " +
+      show(lab07::config_at(static_cast<unsigned>(std::min_element(s.costs.begin(), s.costs.end()) - s.costs.begin())));
+  if (s.change_at < s.runs) {
+    text += ", from run " + std::to_string(s.change_at) + " on another table whose cheapest is " +
+            show(lab07::config_at(static_cast<unsigned>(std::min_element(s.later_costs.begin(), s.later_costs.end()) -
+                                                        s.later_costs.begin())));
+  }
+  if (!s.outliers.empty()) {
+    text += ", " + std::to_string(s.outliers.size()) + " outliers measuring " + std::to_string(s.outlier_factor) +
+            " times their cost (runs " + show_list(s.outliers) + ")";
+  }
+  return text;
+}
+
+// Plays `script` and checks the bounds and the start.
+lab07::TunerTrace play(const lab07::TunerScript& script) {
+  lab07::TunerTrace got = lab07::simulate_tuner(script);
+  EXPECT_EQ(got.depth.size(), script.runs) << describe(script) << ": one entry per run";
+  for (std::size_t run = 0; run < got.depth.size() && run < got.vertices_per_thread.size(); ++run) {
+    const lab07::Config c{got.depth[run], got.vertices_per_thread[run]};
+    if (!lab07::valid_config(c)) {
+      ADD_FAILURE() << describe(script) << ": run " << run << " was given " << show(c)
+                    << ": k must be 1 to kMaxDepth and the vertices per thread 1, 2 or 4\nhint: " << kTunerHint;
+      break;
+    }
+  }
+  return got;
+}
+
+// Every run from `from` on, and before `until`, uses configuration `want`.
+void expect_uses(const lab07::TunerScript& script, const lab07::TunerTrace& got, std::size_t from, unsigned want,
+                 const std::string& clause, std::size_t until = ~std::size_t{0}) {
+  for (std::size_t run = from; run < until && run < got.depth.size() && run < got.vertices_per_thread.size(); ++run) {
+    const lab07::Config c{got.depth[run], got.vertices_per_thread[run]};
+    if (!(c == lab07::config_at(want))) {
+      ADD_FAILURE() << describe(script) << ": run " << run << " used " << show(c) << ", expected the cheapest, "
+                    << show(lab07::config_at(want)) << " (" << clause << ")\nhint: " << kTunerHint;
+      return;
+    }
+  }
+}
+
+lab07::TunerScript tuner_script(lab07::Config start, unsigned runs, unsigned cheapest, unsigned seed) {
+  lab07::TunerScript s;
+  s.start = start;
+  s.runs = runs;
+  s.costs = cost_table(cheapest, seed);
+  return s;
+}
+
+const std::vector<lab07::Config> kStarts = {{2, 1}, {1, 1}, {8, 4}, {5, 2}};
+
+// Bounds and start: every configuration valid, run 0 the start's, over
+// tables of every shape (changes and outliers included).
+TEST(Tuner, StartsWhereItIsBuiltAndStaysInBounds) {
+  for (unsigned i = 0; i < kStarts.size(); ++i) {
+    lab07::TunerScript s = tuner_script(kStarts[i], 160, 5 * i + 3, i);
+    s.change_at = 90;
+    s.later_costs = cost_table(17 - i, i + 10);
+    for (unsigned run = 1; run < s.runs; run += 3) s.outliers.push_back(run);
+    s.outlier_factor = 4;
+    const lab07::TunerTrace got = play(s);
+    ASSERT_FALSE(got.depth.empty());
+    const lab07::Config first{got.depth[0], got.vertices_per_thread[0]};
+    EXPECT_TRUE(first == kStarts[i]) << describe(s) << ": run 0 used " << show(first)
+                                     << ", expected the start it was built with\nhint: " << kTunerHint;
+  }
+}
+
+// Settling: with exact measurements, every run from run 50 on uses the
+// cheapest configuration, wherever it is (the start itself included).
+TEST(Tuner, SettlesOnTheCheapest) {
+  for (unsigned i = 0; i < kStarts.size(); ++i) {
+    for (const unsigned cheapest : {0u, 7u, 8u, 13u, lab07::kConfigs - 1, lab07::config_index(kStarts[i])}) {
+      const lab07::TunerScript s = tuner_script(kStarts[i], 90, cheapest, cheapest + 3 * i);
+      expect_uses(s, play(s), 50, cheapest, "settling: from run 50 on");
+    }
+  }
+}
+
+// Outliers, never two in a row, up to 4 times the cost: from run 50 on still
+// the cheapest, and the tuner stays on it.
+TEST(Tuner, OutliersNeitherFoolItNorMoveIt) {
+  for (unsigned i = 0; i < kStarts.size(); ++i) {
+    for (const unsigned cheapest : {lab07::config_index(kStarts[i]), 4u, 11u, 20u}) {
+      for (const unsigned first : {0u, 1u}) {
+        for (const double factor : {4.0, 1.3}) {
+          lab07::TunerScript s = tuner_script(kStarts[i], 160, cheapest, cheapest + 5 * i);
+          for (unsigned run = first; run < s.runs; run += 2 + (run / 2) % 2) s.outliers.push_back(run);
+          s.outlier_factor = factor;
+          expect_uses(s, play(s), 50, cheapest, "outliers: from run 50 on, an outlier neither fools nor moves it");
+        }
+      }
+    }
+  }
+}
+
+// A lasting rise at run r (the one in use costs twice or more from r on):
+// from run r + 52 on, the new table's cheapest.
+TEST(Tuner, FollowsALastingRise) {
+  for (unsigned i = 0; i < kStarts.size(); ++i) {
+    const unsigned before = 6 + i;
+    for (const unsigned after : {before, 21 - i, 2u}) {
+      lab07::TunerScript s = tuner_script(kStarts[i], 220, before, i);
+      s.change_at = 80;
+      s.later_costs = cost_table(after, i + 40);
+      if (after == before) {  // everything twice as slow: the cheapest stays where it was
+        for (unsigned c = 0; c < lab07::kConfigs; ++c) s.later_costs[c] = 2 * s.costs[c];
+      } else {
+        s.later_costs[before] = std::max(s.later_costs[before], 2 * s.costs[before]);
+      }
+      const lab07::TunerTrace got = play(s);
+      expect_uses(s, got, 50, before, "settling, before the rise", s.change_at);
+      expect_uses(s, got, s.change_at + 52, after, "a lasting rise at run 80: from run 132 on");
+    }
+  }
+}
+
 // ------------------------------------------------------------ tasks 1-3 and 5 --
 
 TEST(LocalitySssp, TinyHandCheckedGraphs) {
@@ -834,6 +983,39 @@ TEST(LocalitySssp, HiddenGraphs) {
   const auto graphs = sssp::test::hidden_graphs(&why_not);
   if (graphs.empty()) GTEST_SKIP() << why_not;
   expect_correct(sssp::test::pointers(graphs), options(4, 2));
+}
+
+// Task 6 in the solver: every configuration the tuner chooses, run after
+// run on one solver (the grid, the kernel and k change between runs), gives
+// the right answers, and the first 50 runs try all of them (the settling
+// clause cannot hold otherwise).
+TEST(LocalityTuner, EveryConfigurationItTriesGivesTheSameAnswers) {
+  SSSP_REQUIRE_GPU();
+  const auto w = sssp::WeightPolicy::uniform(1, 50, 5);
+  const std::vector<NamedGraph> graphs = {
+      named("grid 37x41 (1517 vertices)", sssp::to_csr(sssp::make_grid(37, 41, w))),
+      named("random 1025 vertices", sssp::to_csr(sssp::make_uniform_random(1025, 6000, w, 9))),
+  };
+  for (const NamedGraph& g : graphs) {
+    lab07::Options o = options(2, 1);
+    o.tune = true;
+    lab07::LocalitySssp solver(g.graph, o);
+    const std::vector<vertex_t> sources = sssp::test::sample_sources(g.graph);
+    std::vector<bool> tried(lab07::kConfigs, false);
+    for (unsigned run = 0; run < 60; ++run) {
+      const lab07::Config c = solver.next_config();
+      ASSERT_TRUE(lab07::valid_config(c)) << g.name << ", run " << run << ": the tuner chose " << show(c);
+      if (run < 50) tried[lab07::config_index(c)] = true;
+      const vertex_t source = sources[run % sources.size()];
+      ASSERT_TRUE(sssp::test::matches_reference_sssp(g, source, solver.run(source).values, kHint))
+          << "tuned run " << run << " with " << show(c);
+    }
+    for (unsigned i = 0; i < lab07::kConfigs; ++i) {
+      EXPECT_TRUE(tried[i]) << g.name << ": the tuner never used " << show(lab07::config_at(i))
+                            << " in its first 50 runs, so it cannot know whether that is the cheapest\nhint: "
+                            << kTunerHint;
+    }
+  }
 }
 
 // --------------------------------------------------------------- task 4 --

@@ -19,7 +19,7 @@
 // counted in its segment's wcc only once w is written there (the paper's
 // section 5.2). The manager hands out only slots it knows are written
 // (task 3, in queue.cuh). It hands chunks of the open buckets (the head first) to
-// idle workers through one assignment word per worker. A worker expands its
+// idle workers through one assignment word per worker (task 8, in hand_out.cuh). A worker expands its
 // chunk (task 4) and keeps improvements that fall in the same bucket in a
 // list in shared memory, which its warps expand as soon as they are pushed,
 // with no barrier and no trip through the queue; then it reports the chunk
@@ -43,9 +43,10 @@
 // Why no wait hangs is argued, wait by wait, in the handout.
 //
 // The files: this one holds the workers (task 4 among them), the kernel and
-// task 4's checkpoint; manager.cuh the manager warp; solver.cuh the host
-// side (AddsSssp: the buffers, the launch, the stats), included at the end
-// of this file, as all three are one translation unit: their types and
+// task 4's checkpoint; manager.cuh the manager warp (hand_out.cuh its
+// hand-out, task 8); solver.cuh the host side (AddsSssp: the buffers, the
+// launch, the stats), included at the end of this file, as all three are
+// one translation unit: their types and
 // functions are each file's own (anonymous namespaces, as with queue.cuh),
 // and the kernel needs both roles.
 #include <cooperative_groups.h>

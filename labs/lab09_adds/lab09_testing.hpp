@@ -2,7 +2,7 @@
 /// @brief Lab 09's test hooks (given code, not a task): the queue harness,
 /// which runs tasks 2 and 3 alone, or task 2 alone (queue_harness.cu), and the checkpoints,
 /// which run task 4's, task 6's, task 7's or task 8's device function once on state set by hand
-/// (adds.cu, checkpoints.cu). Only the graded tests and their binding call them; the
+/// (relax_checkpoint.cuh, checkpoints.cu). Only the graded tests and their binding call them; the
 /// solver's contracts are in lab09.hpp.
 ///
 /// A plain C++ header: the tests include it without nvcc.
@@ -151,7 +151,8 @@ struct RelaxCheckpoint {
 /// Task 4 alone: one block, thread t calls relax_and_route(w = targets[t],
 /// offers[t]) once, with the stand-ins checkpoint_bucket for bucket_of and a
 /// publish that records its calls (no queue, tasks 1 and 2 not run). Given
-/// code in adds.cu (relax_and_route is there). Throws as the other checkpoints.
+/// code in relax_checkpoint.cuh, which adds.cu (where relax_and_route is)
+/// includes at its end. Throws as the other checkpoints.
 [[nodiscard]] RelaxCheckpoint checkpoint_relax_and_route(const RelaxState& state);
 
 // Checkpoints: given harness kernels (checkpoints.cu) that run task 6's,

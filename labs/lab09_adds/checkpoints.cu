@@ -1,18 +1,23 @@
 // Lab 09's checkpoints (given code, not a task): harness kernels that run
-// task 6's report_chunk_complete or task 7's retire_empty_head_buckets, the
-// functions of chunk_tasks.cuh that the solver runs, once, on state set by
-// hand, with no graph, no queue traffic and no other task, and return what
-// they wrote for the graded tests to check (lab09_testing.hpp, checkpoint_chunk_end
-// and checkpoint_retire_head). adapt_delta, which task 7 calls and which in
-// the solver asks task 5's next_delta, is a stand-in here: it records each
-// call and returns the delta the test scripted, so that task 7 is graded
-// without task 5.
+// task 6's report_chunk_complete, task 7's retire_empty_head_buckets or task
+// 8's hand_out_chunks, the functions of chunk_tasks.cuh and hand_out.cuh
+// that the solver runs, once, on state set by hand, with no graph, no queue
+// traffic and no other task, and return what they wrote for the graded tests
+// to check (lab09_testing.hpp, checkpoint_chunk_end, checkpoint_retire_head
+// and checkpoint_hand_out). What those functions call of other tasks is a
+// stand-in here: adapt_delta, which task 7 calls and which in the solver
+// asks task 5's next_delta, records each call and returns the delta the test
+// scripted, so that task 7 is graded without task 5; scan_readable_end,
+// which task 8 calls and which in the solver is task 3's readable_end,
+// returns the readable end the test set, so that task 8 is graded without
+// task 3.
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "chunk_tasks.cuh"
+#include "hand_out.cuh"
 #include "lab09_testing.hpp"
 #include "queue.cuh"
 #include "sssp/cuda/check.cuh"
@@ -159,6 +164,114 @@ void validate_head(const HeadState& s) {
   for (const dist_t d : s.decisions) require_option(d >= 1, "head checkpoint: a scripted decision", "at least 1", d);
 }
 
+// ------------------------------------------------------------ task 8 --
+
+// The buckets' ends before the hand-out (HandOutState's).
+struct HandOutArgs {
+  unsigned head;
+  unsigned read[kBuckets];
+  unsigned mapped[kBuckets];
+  unsigned resv[kBuckets];
+};
+
+// What one lane of the manager's warp holds after the hand-out.
+struct HandOutLane {
+  Plan plan;
+  LaneBucket own;
+  unsigned inflight;
+};
+
+// The stand-in scan's view of the buckets, and its record of the calls.
+// Device globals, as for adapt_delta above: the function's parameters are
+// the solver's.
+struct ScanRecord {
+  unsigned long long scans;
+  unsigned long long partial;
+  unsigned long long wrong;
+  unsigned wrong_bucket, wrong_mapped, wrong_resv;
+};
+__device__ unsigned scan_readable[kBuckets];
+__device__ unsigned scan_mapped[kBuckets];
+__device__ unsigned scan_resv[kBuckets];
+__device__ ScanRecord scan_record;
+
+// The solver scans the segments' counters (task 3); here bucket b is
+// written up to the end the test set, and a call sees at most 32 segments
+// past its start's segment, as readable_end does, so that a hand-out that
+// wants more must call again from the end it got. Maybe unused: task 8's
+// stub calls no scan.
+[[maybe_unused]] __device__ __forceinline__ unsigned scan_readable_end(const Run&, unsigned b, unsigned read,
+                                                                       unsigned mapped_end, unsigned resv) {
+  const unsigned active = __activemask();
+  if (threadIdx.x % 32 == static_cast<unsigned>(__ffs(active) - 1)) {
+    atomicAdd(&scan_record.scans, 1ull);
+    if (active != 0xFFFFFFFFu) atomicAdd(&scan_record.partial, 1ull);
+    if (b >= kBuckets || mapped_end != scan_mapped[b] || resv != scan_resv[b]) {
+      if (atomicAdd(&scan_record.wrong, 1ull) == 0) {
+        scan_record.wrong_bucket = b;
+        scan_record.wrong_mapped = mapped_end;
+        scan_record.wrong_resv = resv;
+      }
+    }
+  }
+  if (b >= kBuckets) return read;
+  const unsigned reach = (read / kSegment + 32) * kSegment;
+  return max(read, min(scan_readable[b], reach));
+}
+
+// The manager's warp: lane L holds bucket L's ends and idle bits 32L to
+// 32L + 31; the scratch holds what a last pass might have left there.
+__global__ void hand_out_kernel(const __grid_constant__ Run r, const __grid_constant__ HandOutArgs a,
+                                const unsigned* held_in, HandOutLane* out, unsigned* held_out) {
+  __shared__ ManagerStorage storage;
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned w = lane; w < kMaxWorkers; w += 32) {
+    storage.held[w] = held_in[w];
+    storage.plan[w] = ~0ull;
+    storage.idle[w] = ~0u;
+  }
+  storage.assigned_bits[lane] = ~0u;
+  if (lane == 0) storage.free_top = 0;
+  __syncwarp();
+  const unsigned idle_bits = load_relaxed(&r.idle_map[lane]);
+  LaneBucket own{a.read[lane], a.read[lane] / kPage * kPage, a.mapped[lane]};
+  unsigned inflight = 0;
+  const Plan plan = hand_out_chunks(r, storage, lane, a.head, idle_bits, a.resv[lane], own, inflight);
+  __syncwarp();
+  out[lane] = HandOutLane{plan, own, inflight};
+  for (unsigned w = lane; w < kMaxWorkers; w += 32) held_out[w] = storage.held[w];
+}
+
+void validate_hand_out(const HandOutState& s) {
+  using sssp::require_option;
+  require_option(s.workers >= 1 && s.workers <= kMaxWorkerIds, "hand-out checkpoint: workers", "1 to 1024", s.workers);
+  require_option(s.idle_map.size() == kMaxWorkerIds / 32, "hand-out checkpoint: idle_map", "32 words",
+                 s.idle_map.size());
+  for (unsigned w = s.workers; w < kMaxWorkerIds; ++w) {
+    require_option(((s.idle_map[w / 32] >> (w % 32)) & 1u) == 0, "hand-out checkpoint: idle bit of worker",
+                   "set only below workers (" + std::to_string(s.workers) + ")", w);
+  }
+  require_option(s.head < kBuckets, "hand-out checkpoint: head", "below 32", s.head);
+  require_option(s.max_open >= 1 && s.max_open <= kBuckets, "hand-out checkpoint: max_open", "1 to 32", s.max_open);
+  require_option(s.read.size() == kBuckets, "hand-out checkpoint: read", "32 entries (one per bucket)", s.read.size());
+  require_option(s.readable.size() == kBuckets, "hand-out checkpoint: readable", "32 entries (one per bucket)",
+                 s.readable.size());
+  require_option(s.resv.size() == kBuckets, "hand-out checkpoint: resv", "32 entries (one per bucket)", s.resv.size());
+  require_option(s.mapped.size() == kBuckets, "hand-out checkpoint: mapped", "32 entries (one per bucket)",
+                 s.mapped.size());
+  for (unsigned b = 0; b < kBuckets; ++b) {
+    const std::string bucket = " of bucket " + std::to_string(b);
+    require_option(s.readable[b] >= s.read[b], "hand-out checkpoint: readable" + bucket,
+                   "at least its read (" + std::to_string(s.read[b]) + ")", s.readable[b]);
+    require_option(s.resv[b] >= s.readable[b], "hand-out checkpoint: resv" + bucket,
+                   "at least its readable end (" + std::to_string(s.readable[b]) + "): only reserved slots are written",
+                   s.resv[b]);
+    require_option(s.mapped[b] % kPage == 0 && s.mapped[b] >= s.readable[b], "hand-out checkpoint: mapped" + bucket,
+                   "a multiple of 4096, at least its readable end (" + std::to_string(s.readable[b]) + ")",
+                   s.mapped[b]);
+  }
+}
+
 void require_gpu(const char* what) {
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError(std::string(what) + " needs a GPU: " + gpu.reason);
@@ -274,6 +387,77 @@ HeadCheckpoint checkpoint_retire_head(const HeadState& s) {
     out.decisions.push_back(
         HeadDecision{c.lanes, c.position.head, c.position.head_lo, c.position.delta, c.position.switches});
   }
+  return out;
+}
+
+HandOutCheckpoint checkpoint_hand_out(const HandOutState& s) {
+  validate_hand_out(s);
+  require_gpu("the hand-out checkpoint");
+  std::vector<unsigned long long> words(kMaxWorkerIds, kIdle);
+  std::vector<unsigned> held(kMaxWorkerIds, 0);
+  for (unsigned w = 0; w < s.workers; ++w) {
+    if ((s.idle_map[w / 32] >> (w % 32)) & 1u) continue;
+    words[w] = encode_assignment(Assignment{w % kBuckets, 8 * w, 5});
+    held[w] = 5;
+  }
+  HandOutArgs a{};
+  a.head = s.head;
+  std::copy(s.read.begin(), s.read.end(), a.read);
+  std::copy(s.mapped.begin(), s.mapped.end(), a.mapped);
+  std::copy(s.resv.begin(), s.resv.end(), a.resv);
+  const ScanRecord no_scans{0, 0, 0, kBuckets, 0, 0};
+  SSSP_CUDA_CHECK(cudaMemcpyToSymbol(scan_readable, s.readable.data(), sizeof(unsigned) * kBuckets));
+  SSSP_CUDA_CHECK(cudaMemcpyToSymbol(scan_mapped, s.mapped.data(), sizeof(unsigned) * kBuckets));
+  SSSP_CUDA_CHECK(cudaMemcpyToSymbol(scan_resv, s.resv.data(), sizeof(unsigned) * kBuckets));
+  SSSP_CUDA_CHECK(cudaMemcpyToSymbol(scan_record, &no_scans, sizeof no_scans));
+  DeviceBuffer<unsigned> d_idle_map(s.idle_map, "checkpoint idle bitmap");
+  DeviceBuffer<unsigned long long> d_words(words, "checkpoint assignment words");
+  DeviceBuffer<unsigned> d_held(held, "checkpoint held counts");
+  DeviceBuffer<unsigned> d_held_out(kMaxWorkerIds, "checkpoint held counts after");
+  DeviceBuffer<HandOutLane> d_out(32, "checkpoint manager lanes");
+  DeviceBuffer<Control> d_control(std::vector<Control>{Control{0, 1, s.head, kNoError, 0, 0, 0, 0}},
+                                  "checkpoint control");
+
+  Run r{};
+  r.idle_map = d_idle_map.data();
+  r.assignment = d_words.data();
+  r.workers = s.workers;
+  r.control = d_control.data();
+  r.buckets_used = kBuckets;
+  r.max_open = s.max_open;
+
+  const sssp::cuda::DeviceTodo todo = device_todo();
+  todo.reset();
+  hand_out_kernel<<<1, 32>>>(r, a, d_held.data(), d_out.data(), d_held_out.data());
+  SSSP_CUDA_CHECK_LAUNCH();
+  SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+  todo.check();
+
+  HandOutCheckpoint out;
+  for (const HandOutLane& l : d_out.to_host()) {
+    out.plan_idle.push_back(l.plan.idle);
+    out.plan_used.push_back(l.plan.used);
+    out.plan_open_used.push_back(l.plan.open_used);
+    out.read.push_back(l.own.read);
+    out.freed.push_back(l.own.freed);
+    out.mapped.push_back(l.own.mapped);
+    out.inflight += l.inflight;
+  }
+  out.idle_map = d_idle_map.to_host();
+  out.words_before.assign(words.begin(), words.begin() + s.workers);
+  const std::vector<unsigned long long> after = d_words.to_host();
+  out.words.assign(after.begin(), after.begin() + s.workers);
+  out.held_before.assign(held.begin(), held.begin() + s.workers);
+  const std::vector<unsigned> held_after = d_held_out.to_host();
+  out.held.assign(held_after.begin(), held_after.begin() + s.workers);
+  ScanRecord record{};
+  SSSP_CUDA_CHECK(cudaMemcpyFromSymbol(&record, scan_record, sizeof record));
+  out.scans = record.scans;
+  out.partial_scans = record.partial;
+  out.scans_with_wrong_bounds = record.wrong;
+  out.wrong_bucket = record.wrong_bucket;
+  out.wrong_mapped = record.wrong_mapped;
+  out.wrong_resv = record.wrong_resv;
   return out;
 }
 

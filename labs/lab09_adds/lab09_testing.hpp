@@ -1,8 +1,8 @@
 /// @file
 /// @brief Lab 09's test hooks (given code, not a task): the queue harness,
 /// which runs tasks 2 and 3 alone, or task 2 alone (queue_harness.cu), and the checkpoints,
-/// which run task 4's, task 6's or task 7's device function once on state set by hand
-/// (adds.cu, checkpoints.cu). Only the graded tests and their binding call them; the
+/// which run task 4's, task 6's, task 7's or task 8's device function once on state set by hand
+/// (relax_checkpoint.cuh, checkpoints.cu). Only the graded tests and their binding call them; the
 /// solver's contracts are in lab09.hpp.
 ///
 /// A plain C++ header: the tests include it without nvcc.
@@ -151,11 +151,13 @@ struct RelaxCheckpoint {
 /// Task 4 alone: one block, thread t calls relax_and_route(w = targets[t],
 /// offers[t]) once, with the stand-ins checkpoint_bucket for bucket_of and a
 /// publish that records its calls (no queue, tasks 1 and 2 not run). Given
-/// code in adds.cu (relax_and_route is there). Throws as the other checkpoints.
+/// code in relax_checkpoint.cuh, which adds.cu (where relax_and_route is)
+/// includes at its end. Throws as the other checkpoints.
 [[nodiscard]] RelaxCheckpoint checkpoint_relax_and_route(const RelaxState& state);
 
-// Checkpoints: given harness kernels (checkpoints.cu) that run task 6's or
-// task 7's device function, the very one the solver calls (chunk_tasks.cuh),
+// Checkpoints: given harness kernels (checkpoints.cu) that run task 6's,
+// task 7's or task 8's device function, the very one the solver calls
+// (chunk_tasks.cuh, hand_out.cuh),
 // once, on state set by hand, and return what it wrote: data, checked by the
 // graded Checkpoint tests, never a verdict. Each throws sssp::InputError for
 // a state of the wrong size or out of range, sssp::CudaError without a GPU,
@@ -249,5 +251,52 @@ struct HeadCheckpoint {
 /// Task 7 alone: one warp, lane L holding bucket L's counters of `state`,
 /// calls retire_empty_head_buckets once, with the harness's adapt_delta.
 [[nodiscard]] HeadCheckpoint checkpoint_retire_head(const HeadState& state);
+
+/// What task 8's checkpoint sets before the manager's warp hands out chunks
+/// (checkpoint_hand_out): the workers, the open buckets, and how far each
+/// bucket is readable. Every worker not idle holds a chunk of its own (its
+/// word is a chunk, its held count 5); an idle worker's word is kIdleWord
+/// and its held count 0.
+struct HandOutState {
+  unsigned workers = 1;            ///< Worker blocks, 1 to 1024.
+  std::vector<unsigned> idle_map;  ///< 32 words, bit w % 32 of word w / 32: worker w is idle (only w < workers).
+  unsigned head = 0;               ///< The head bucket, below 32.
+  unsigned max_open = 2;           ///< Run::max_open, 1 to 32: buckets head .. head + max_open - 1 are open.
+  std::vector<unsigned> read;      ///< Per bucket (32 entries): slots handed out before the call (LaneBucket::read).
+  /// Per bucket: the end of its written slots, at least `read`. The
+  /// harness's scan_readable_end (a stand-in for task 3's readable_end)
+  /// returns, for bucket b from slot s, this end, but never more than 32
+  /// segments (1024 slots) past s's segment, and never less than s.
+  std::vector<unsigned> readable;
+  std::vector<unsigned> resv;    ///< Per bucket: slots reserved, at least `readable`.
+  std::vector<unsigned> mapped;  ///< Per bucket: its mapped end, a multiple of 4096, at least `readable`.
+};
+
+/// What hand_out_chunks (task 8) left, called once by one warp.
+struct HandOutCheckpoint {
+  std::vector<unsigned> plan_idle;                 ///< Per lane (32 entries): Plan::idle returned.
+  std::vector<unsigned> plan_used;                 ///< Per lane: Plan::used.
+  std::vector<unsigned> plan_open_used;            ///< Per lane: Plan::open_used.
+  std::vector<unsigned> read;                      ///< Per bucket (lane): LaneBucket::read after the call.
+  std::vector<unsigned> freed;                     ///< Per bucket: LaneBucket::freed after (before: read rounded
+                                                   ///< down to a page).
+  std::vector<unsigned> mapped;                    ///< Per bucket: LaneBucket::mapped after (before: the state's).
+  std::vector<unsigned> idle_map;                  ///< The idle bitmap after the call (32 words).
+  std::vector<unsigned long long> words_before;    ///< Each worker's assignment word before the call.
+  std::vector<unsigned long long> words;           ///< Each worker's assignment word after it.
+  std::vector<unsigned> held_before;               ///< Each worker's ManagerStorage::held before the call.
+  std::vector<unsigned> held;                      ///< Each worker's held count after it.
+  unsigned long long inflight = 0;                 ///< The warp's sum of `inflight` after the call (0 before).
+  unsigned long long scans = 0;                    ///< Calls of the stand-in scan_readable_end (counted once per warp).
+  unsigned long long partial_scans = 0;            ///< Of those, calls by only part of the warp.
+  unsigned long long scans_with_wrong_bounds = 0;  ///< Calls whose mapped_end or resv was not bucket b's.
+  /// The first such call: its bucket, mapped_end and resv (kBuckets: none).
+  unsigned wrong_bucket = 32, wrong_mapped = 0, wrong_resv = 0;
+};
+
+/// Task 8 alone: one warp, lane L holding bucket L's ends and idle bits of
+/// `state`, calls hand_out_chunks once, with the harness's
+/// scan_readable_end (tasks 3 and 7 not run).
+[[nodiscard]] HandOutCheckpoint checkpoint_hand_out(const HandOutState& state);
 
 }  // namespace lab09

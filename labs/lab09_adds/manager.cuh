@@ -1,7 +1,8 @@
 // Lab 09: the manager warp (given code), block 0's first warp of adds.cu's
 // kernel: each pass it loads the buckets' counters, takes back idle workers,
-// frees expanded pages and maps pages ahead, scans (task 3) and hands out
-// chunks of the open buckets to idle workers, retires the head (task 7),
+// frees expanded pages and maps pages ahead, hands out chunks of the open
+// buckets to idle workers (task 8, in hand_out.cuh, with task 3's scan
+// inside), retires the head (task 7),
 // decides a dynamic delta (adapt_delta, task 5 inside), watches for a stall
 // and ends the run. adds.cu includes it (one translation unit: see there).
 #pragma once
@@ -12,6 +13,7 @@
 #include <cstdint>
 
 #include "chunk_tasks.cuh"
+#include "hand_out.cuh"
 #include "lab09.hpp"
 #include "policy.cuh"
 #include "queue.cuh"
@@ -23,10 +25,9 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr unsigned kMaxWorkers = 1024;  // the manager's idle bitmap: 32 lanes x 32 bits
-constexpr unsigned kTrace = 4096;       // delta decisions kept
-constexpr unsigned kAheadPages = 2;     // pages mapped to a bucket past its reservations
-constexpr dist_t kDynamicRange = 16;    // a dynamic delta stays within [delta / 16, delta x 16]
+constexpr unsigned kTrace = 4096;     // delta decisions kept
+constexpr unsigned kAheadPages = 2;   // pages mapped to a bucket past its reservations
+constexpr dist_t kDynamicRange = 16;  // a dynamic delta stays within [delta / 16, delta x 16]
 
 // A bucket's counters are 32 bits for the whole run (buckets are reused as
 // the head rotates): past this many reservations in one bucket the run stops
@@ -44,33 +45,10 @@ __device__ unsigned long long now_ns() {
 // idle bits 32L..32L+31 (kMaxWorkers workers in all). The functions below are
 // the steps of its pass, in order; each is called by the whole warp.
 
-// The manager's shared memory (block 0).
-struct ManagerStorage {
-  unsigned long long plan[kMaxWorkers];  // this pass: the assignment word for idle[j]
-  unsigned idle[kMaxWorkers];            // this pass: the idle workers, lane L's after those of the lanes below
-  unsigned held[kMaxWorkers];            // per worker: the items of its chunk in flight (0: none)
-  unsigned assigned_bits[32];            // this pass: the workers given a chunk, as idle-map words
-  unsigned free_top;                     // free pages: r.free_pages[0, free_top)
-};
-
-// Lane L's ends of bucket L, in slots, kept from pass to pass:
-// freed <= read <= mapped.
-struct LaneBucket {
-  unsigned read;    // handed out (written to Bucket::read only at the end, for the host)
-  unsigned freed;   // the pages below it are back in the pool
-  unsigned mapped;  // the pages below it are mapped (the value of r.mapped[L])
-};
-
 // The watchdog's last sign of progress and when it changed.
 struct Watchdog {
   unsigned long long mark;
   unsigned long long at;
-};
-
-// This pass's plan: storage.plan[j] goes to worker storage.idle[j], j < used.
-struct Plan {
-  unsigned used;       // idle workers given a chunk
-  unsigned open_used;  // buckets from the head that had readable slots (for the trace)
 };
 
 // The sum of x over the warp, in every lane.
@@ -166,88 +144,12 @@ __device__ __forceinline__ void watch_progress(const Run& r, const cg::thread_bl
   }
 }
 
-// Lists the idle workers in storage.idle (lane L's: 32L + its set bits,
-// after the lanes below, by a prefix sum) and clears this pass's assigned
-// bits. Returns how many are idle, in every lane.
-__device__ __forceinline__ unsigned list_idle_workers(ManagerStorage& storage, unsigned lane, unsigned idle_bits) {
-  const unsigned mine = __popc(idle_bits);
-  unsigned before = mine;
-  for (unsigned d = 1; d < 32; d *= 2) {
-    const unsigned x = __shfl_up_sync(0xFFFFFFFF, before, d);
-    if (lane >= d) before += x;
-  }
-  const unsigned total = __shfl_sync(0xFFFFFFFF, before, 31);
-  before -= mine;
-  for (unsigned bits = idle_bits, k = before; bits != 0; bits &= bits - 1) {
-    storage.idle[k++] = lane * 32 + __ffs(bits) - 1;
-  }
-  storage.assigned_bits[lane] = 0;
-  return total;
-}
-
-// Plans chunks of bucket b's written slots, from `read` up to
-// readable_end() (task 3), for the idle workers storage.idle[used,
-// idle_total), advancing `used`: chunks of a power of two up to kBlock
-// slots, sized to share the slots among those workers, and aligned, so that
-// a chunk never crosses a page. Returns the bucket's new read end.
-__device__ __forceinline__ unsigned plan_bucket(const Run& r, ManagerStorage& storage, unsigned lane, unsigned b,
-                                                unsigned read, unsigned mapped_end, unsigned resv, unsigned idle_total,
-                                                unsigned& used) {
-  unsigned at = read;
-  while (used < idle_total) {
-    const unsigned end = readable_end(r, b, at, mapped_end, resv);
-    if (end <= at) break;
-    const unsigned left = idle_total - used;
-    const unsigned share = (end - at + left - 1) / left;
-    unsigned size = 1;
-    while (size < share && size < kBlock) size *= 2;
-    const unsigned aligned = at & ~(size - 1);
-    const unsigned chunks = min(left, (end - aligned + size - 1) / size);
-    for (unsigned j = lane; j < chunks; j += 32) {
-      const unsigned chunk_start = max(at, aligned + j * size);
-      const unsigned chunk_end = min(end, aligned + (j + 1) * size);
-      const unsigned w = storage.idle[used + j];
-      storage.plan[used + j] = encode_assignment(Assignment{b, chunk_start, chunk_end - chunk_start});
-      storage.held[w] = chunk_end - chunk_start;
-      atomicOr(&storage.assigned_bits[w / 32], 1u << (w % 32));
-    }
-    at = min(end, aligned + chunks * size);
-    used += chunks;
-  }
-  return at;
-}
-
-// Shares the open buckets (the first r.max_open from the head) among the
-// idle workers, the head first, and moves each bucket's read end (lane b's
-// own.read) past what it planned.
-__device__ __forceinline__ Plan plan_assignments(const Run& r, ManagerStorage& storage, unsigned lane, unsigned head,
-                                                 unsigned idle_total, unsigned resv, LaneBucket& own) {
-  Plan plan{0, 0};
-  for (unsigned k = 0; k < r.max_open && plan.used < idle_total; ++k) {
-    const unsigned b = (head + k) % kBuckets;
-    const unsigned read = __shfl_sync(0xFFFFFFFF, own.read, b);
-    const unsigned b_mapped = __shfl_sync(0xFFFFFFFF, own.mapped, b);
-    const unsigned b_resv = __shfl_sync(0xFFFFFFFF, resv, b);
-    const unsigned at = plan_bucket(r, storage, lane, b, read, b_mapped, b_resv, idle_total, plan.used);
-    if (lane == b) own.read = at;
-    if (at != read) plan.open_used = k + 1;
-  }
-  return plan;
-}
-
-// Hands the planned chunks out. The workers' idle bits are cleared before
-// their words change, with a fence between: a worker sets its bit again
-// only once it has finished the new chunk and written kIdle, so a set bit
-// always means "idle, and my word is kIdle". Their items join `inflight`.
-__device__ __forceinline__ void hand_out(const Run& r, const ManagerStorage& storage, unsigned lane, unsigned used,
-                                         unsigned& inflight) {
-  if (storage.assigned_bits[lane] != 0) atomicAnd(&r.idle_map[lane], ~storage.assigned_bits[lane]);
-  __threadfence();
-  for (unsigned j = lane; j < used; j += 32) {
-    const unsigned w = storage.idle[j];
-    store_relaxed(&r.assignment[w], storage.plan[j]);
-    inflight += storage.held[w];
-  }
+// Task 8's scan is task 3's (hand_out.cuh declares it for the file that
+// includes it to define: the checkpoint has a stand-in). Maybe unused: a
+// hand-out still the skeleton's stub calls no scan.
+[[maybe_unused]] __device__ __forceinline__ unsigned scan_readable_end(const Run& r, unsigned b, unsigned read,
+                                                                       unsigned mapped_end, unsigned resv) {
+  return readable_end(r, b, read, mapped_end, resv);
 }
 
 // The dynamic delta's decision (task 5) on this pass's signal: how busy the
@@ -342,11 +244,8 @@ __device__ __noinline__ void manager(const Run& r, ManagerStorage& storage) {
     map_pages_ahead(r, storage, lane, own, counts.resv);
     watch_progress(r, warp, lane, counts, own.read, dog);
     if (__any_sync(0xFFFFFFFF, stopped(r))) break;
-    idle_total = list_idle_workers(storage, lane, counts.idle_bits);
-    __syncwarp();  // the idle list whole, and no bit assigned, before the plan
-    const Plan plan = plan_assignments(r, storage, lane, position.head, idle_total, counts.resv, own);
-    __syncwarp();  // the plan whole before it is handed out
-    hand_out(r, storage, lane, plan.used, inflight);
+    const Plan plan = hand_out_chunks(r, storage, lane, position.head, counts.idle_bits, counts.resv, own, inflight);
+    idle_total = plan.idle;
     const unsigned held_total = warp_sum(warp, inflight);
     retire_empty_head_buckets(r, warp, lane, counts, own.read, held_total, plan.open_used, pass, position, seen);
     store_position(r, lane, position);

@@ -1,7 +1,7 @@
 // Lab 09's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's policy (bucket_of and next_delta, the host
 // versions of policy.cuh), the queue harness (tasks 2 and 3 alone), the
-// checkpoints (tasks 4, 6 and 7 alone) and the solver; the graded tests call them here.
+// checkpoints (tasks 4, 6, 7 and 8 alone) and the solver; the graded tests call them here.
 #include <vector>
 
 #include "lab09.hpp"
@@ -42,6 +42,14 @@ inline auto rpc_fields(HeadState& s) {
 }
 inline auto rpc_fields(HeadDecision& d) { return std::tie(d.lanes, d.head, d.head_lo, d.delta, d.switches); }
 inline auto rpc_fields(HeadCheckpoint& c) { return std::tie(c.head, c.head_lo, c.delta, c.switches, c.decisions); }
+inline auto rpc_fields(HandOutState& s) {
+  return std::tie(s.workers, s.idle_map, s.head, s.max_open, s.read, s.readable, s.resv, s.mapped);
+}
+inline auto rpc_fields(HandOutCheckpoint& c) {
+  return std::tie(c.plan_idle, c.plan_used, c.plan_open_used, c.read, c.freed, c.mapped, c.idle_map, c.words_before,
+                  c.words, c.held_before, c.held, c.inflight, c.scans, c.partial_scans, c.scans_with_wrong_bounds,
+                  c.wrong_bucket, c.wrong_mapped, c.wrong_resv);
+}
 inline auto rpc_fields(AddsStats& s) {
   return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published, s.final_delta);
 }
@@ -58,6 +66,7 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab09::checkpoint_relax_and_route", &lab09::checkpoint_relax_and_route);
   registry.function("lab09::checkpoint_chunk_end", &lab09::checkpoint_chunk_end);
   registry.function("lab09::checkpoint_retire_head", &lab09::checkpoint_retire_head);
+  registry.function("lab09::checkpoint_hand_out", &lab09::checkpoint_hand_out);
   registry.constructor<AddsSssp, const lab09::CsrGraph&, lab09::AddsOptions>("lab09::AddsSssp");
   registry.method("lab09::AddsSssp::run", &AddsSssp::run);
   registry.method("lab09::AddsSssp::delta", &AddsSssp::delta);
@@ -93,6 +102,10 @@ ChunkEndCheckpoint checkpoint_chunk_end(const ChunkEndState& state) {
 
 HeadCheckpoint checkpoint_retire_head(const HeadState& state) {
   return sssp::rpc::call(&checkpoint_retire_head, "lab09::checkpoint_retire_head", state);
+}
+
+HandOutCheckpoint checkpoint_hand_out(const HandOutState& state) {
+  return sssp::rpc::call(&checkpoint_hand_out, "lab09::checkpoint_hand_out", state);
 }
 
 struct AddsSssp::Impl {

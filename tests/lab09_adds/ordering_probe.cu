@@ -1,11 +1,13 @@
 // Lab 09's ordering probe (tests/support/ptx_order.hpp): one kernel per
 // function whose memory order the graded Ordering tests read from its PTX,
-// built beside each worker from the worker's own queue.cuh and chunk_tasks.cuh.
+// built beside each worker from the worker's own queue.cuh, chunk_tasks.cuh
+// and hand_out.cuh.
 // Every array a function touches comes in as a parameter of its own, so each
 // access in the PTX can be told by the array it is to: the tests name the
-// parameters by position (kPublish, kScan and kChunkEnd in test_lab09_ordering.cpp
+// parameters by position (kPublish, kScan, kChunkEnd and kHandOut in test_lab09_ordering.cpp
 // list the same order). Never launched: only compiled.
 #include "chunk_tasks.cuh"
+#include "hand_out.cuh"
 #include "queue.cuh"
 
 namespace lab09 {
@@ -18,6 +20,14 @@ namespace {
                                                                unsigned, unsigned, unsigned, unsigned long long,
                                                                DeltaHistory&) {
   return position.delta;
+}
+
+// hand_out.cuh declares task 8's scan for the file that includes it to
+// define: here it reads no memory, so that every access of the probe's
+// hand-out kernel is task 8's own.
+[[maybe_unused]] __device__ __forceinline__ unsigned scan_readable_end(const Run&, unsigned, unsigned read,
+                                                                       unsigned mapped_end, unsigned resv) {
+  return max(read, min(mapped_end, resv));
 }
 
 }  // namespace
@@ -62,6 +72,21 @@ extern "C" __global__ void lab09_order_chunk_end(Run base, Bucket* buckets, unsi
   const LocalList local{storage.local, storage.pushed, storage.popped, &storage.full, part, 0, 1};
   const ChunkWork mine{threadIdx.x, 0, 0, 0};
   report_chunk_complete(r, id, storage, local, mine, chunk, page);
+}
+
+/// hand_out_chunks (task 8): parameters 1 idle_map, 2 assignment.
+extern "C" __global__ void lab09_order_hand_out(Run base, unsigned* idle_map, unsigned long long* assignment,
+                                                unsigned head, unsigned idle_bits, unsigned resv, unsigned read,
+                                                unsigned mapped, unsigned* out) {
+  __shared__ ManagerStorage storage;
+  Run r = base;
+  r.idle_map = idle_map;
+  r.assignment = assignment;
+  const unsigned lane = threadIdx.x % 32;
+  LaneBucket own{read, read, mapped};
+  unsigned inflight = 0;
+  const Plan plan = hand_out_chunks(r, storage, lane, head, idle_bits, resv, own, inflight);
+  out[lane] = plan.used + own.read + inflight;
 }
 
 }  // namespace lab09

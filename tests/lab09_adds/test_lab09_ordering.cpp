@@ -21,6 +21,7 @@ const std::map<int, std::string> kPublish = {{1, "pool"},   {2, "wcc"},  {3, "bu
 const std::map<int, std::string> kScan = {{1, "wcc"}, {2, "buckets"}, {3, "ring"}, {4, "out"}};
 const std::map<int, std::string> kChunkEnd = {
     {1, "buckets"}, {2, "page_done"}, {3, "assignment"}, {4, "idle_map"}, {5, "work"}};
+const std::map<int, std::string> kHandOut = {{1, "idle_map"}, {2, "assignment"}};
 
 constexpr const char* kWhy =
     " On a GPU, accesses to different addresses may become visible to another SM in another order than the one "
@@ -112,6 +113,20 @@ TEST(Ordering, ChunkEndSetsTheIdleBitOnlyAfterTheWordIsIdle) {
       std::string("a set idle bit tells the manager that the word is kIdle, and the manager then writes the next "
                   "chunk into it: if the bit can be seen first, the late kIdle store erases that chunk, and its "
                   "items are never expanded.") +
+          kWhy));
+}
+
+TEST(Ordering, HandOutClearsTheIdleBitsBeforeTheWords) {
+  ptx::Kernel k;
+  ASSERT_TRUE(probe("lab09_order_hand_out", kHandOut, &k));
+  SSSP_EXPECT_ORDERED(ptx::ordered_before(
+      k, "hand_out_chunks (task 8)", {Kind::kStore, "idle_map", true, "the clearing of a worker's idle bit"},
+      {Kind::kStore, "assignment", true, "the store of a chunk into a worker's word"},
+      std::string("a worker given a chunk expands it and sets its idle bit again; if the manager's clear of the old "
+                  "bit can be seen after the new word, the worker's set can come first and the late clear erase it: "
+                  "the worker then sits idle with its bit clear, never handed anything again, and what it held is "
+                  "never taken back. Clear the bits of the workers you give a chunk, then order the clears before "
+                  "the words.") +
           kWhy));
 }
 

@@ -140,7 +140,7 @@ TEST(Lab09Options, QueueHarnessRefusesBadOptions) {
   expect_harness_refused(o, "segment counts");
 }
 
-// The checkpoints of tasks 6 and 7 (given code) refuse a state out of range
+// The checkpoints of tasks 6, 7 and 8 (given code) refuse a state out of range
 // before any GPU work, naming the field: a bad test input never reaches the
 // student's code, nor a GPU as garbage.
 TEST(Lab09Options, CheckpointsRefuseBadStates) {
@@ -193,6 +193,28 @@ TEST(Lab09Options, CheckpointsRefuseBadStates) {
   bad_head = head;
   bad_head.decisions.assign(65, 1);
   expect_state_refused(retire(bad_head), "decisions", "65 scripted decisions");
+
+  lab09::HandOutState hand;
+  hand.workers = 4;
+  hand.idle_map.assign(32, 0);
+  hand.read.assign(lab09::kBuckets, 0);
+  hand.readable.assign(lab09::kBuckets, 0);
+  hand.resv.assign(lab09::kBuckets, 0);
+  hand.mapped.assign(lab09::kBuckets, 0);
+  const auto hand_out = [](const lab09::HandOutState& s) { return [s] { (void)lab09::checkpoint_hand_out(s); }; };
+  lab09::HandOutState bad_hand = hand;
+  bad_hand.idle_map[0] = 1u << 4;
+  expect_state_refused(hand_out(bad_hand), "idle bit", "worker 4 of 4 idle");
+  bad_hand = hand;
+  bad_hand.max_open = 0;
+  expect_state_refused(hand_out(bad_hand), "max_open", "max_open 0");
+  bad_hand = hand;
+  bad_hand.readable[2] = 10;
+  bad_hand.resv[2] = 10;
+  expect_state_refused(hand_out(bad_hand), "mapped of bucket 2", "readable slots past the mapped end");
+  bad_hand = hand;
+  bad_hand.read[5] = 3;
+  expect_state_refused(hand_out(bad_hand), "readable of bucket 5", "a readable end below read");
 }
 
 }  // namespace

@@ -217,8 +217,9 @@ class GraphScore:
 
 
 # The kernel's unit of CPU time accounting in /proc/<pid>/stat. Where the
-# worker's nanosecond run times cannot be read (the sandbox's user namespace),
-# each solve's reading is whole ticks: up to one tick over what it used.
+# worker's nanosecond run times are not read (the H200 runs' readings were
+# whole ticks, 0.00 exactly as often as not), each solve's reading is whole
+# ticks: up to one tick over what it used.
 CPU_TICK_MS = 1000.0 / os.sysconf("SC_CLK_TCK")
 
 

@@ -38,21 +38,22 @@ from tests.grader.intake import editable_files
 REPO = Path(__file__).resolve().parents[2]
 
 
-def make_submissions(lab: str, copies: int, where: Path) -> Path:
-    """`copies` submissions of lab's reference solution under where/<lab>/."""
+def make_submissions(lab: str, copies: int, where: Path, source: str = "solutions") -> Path:
+    """`copies` submissions of lab's student files from `source` (solutions/:
+    the reference; labs/: the untouched skeleton) under where/<lab>/."""
     root = where / lab
     shutil.rmtree(root, ignore_errors=True)
     for k in range(1, copies + 1):
-        folder = root / f"reference-{k}"
+        folder = root / f"{source}-{k}"
         folder.mkdir(parents=True)
         for name in sorted(editable_files(lab)):
-            shutil.copy2(REPO / "solutions" / lab / name, folder / name)
+            shutil.copy2(REPO / source / lab / name, folder / name)
     return root
 
 
-def time_lab(lab: str, args, passed_on: list[str]) -> dict:
+def time_lab(lab: str, args, passed_on: list[str], source: str = "solutions") -> dict:
     """Grades lab's copies with grade_bulk.py; its row."""
-    submissions = make_submissions(lab, args.copies, args.out / "submissions")
+    submissions = make_submissions(lab, args.copies, args.out / "submissions", source)
     out = args.out / "graded" / lab
     shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, str(REPO / "tests" / "grade_bulk.py"), "--assignment", lab,

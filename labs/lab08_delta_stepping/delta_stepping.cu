@@ -16,15 +16,18 @@
 //    when it is in none), since a vertex is in at most one bucket at a time.
 //    An improved vertex moves to bucket dist / delta by atomicMin on its
 //    index, so concurrent improvements leave the smallest one's bucket.
-//  - Arcs shared evenly by a second prefix sum (Chen 5.4, reqSize): the
-//    scan of the requests' out-degrees numbers their arcs, and each thread
-//    of the relaxation takes an equal share of that numbering, so a hub's
-//    arcs are spread over many threads instead of one (task 7).
 //  - Requests compacted by a prefix sum: an exclusive scan of "BIndex(v) is
 //    the current bucket" gives each such v its slot, ReqIndex(v), so taking
 //    the bucket out is one parallel scatter instead of a contended counter.
 //    CUB does the scan (and the select of S, and the minimum that finds the
 //    next bucket): the lab is about the buckets, not the scan.
+//  - Arcs shared evenly by a prefix sum of the requests' out-degrees (Chen
+//    5.4, reqSize): it numbers their arcs, and each thread of the relaxation
+//    takes an equal share of that numbering, so a hub's arcs are spread over
+//    many threads instead of one (task 7). A light round gets reqSize from
+//    the same scan as ReqIndex, which sums (arcs, vertices) pairs packed in
+//    one 64-bit word: a second scan per round would cost its launches in a
+//    loop bound by its rounds (1.2x on road-NY, 1.4x on a grid, measured).
 //
 // The host drives the loop and reads one number per light round (how many
 // vertices the round took) and one per bucket (the next bucket): Near-Far,
@@ -34,6 +37,9 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/tuple.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -68,11 +74,26 @@ using sssp::cuda::DeviceBuffer;
 
 namespace {
 
-// 1 if vertex v (given by its bucket index) is in bucket `current`: the
-// scan's input, so ReqIndex(v) = how many vertices before v are.
-struct InBucket {
+// The light round's scan sums, for each vertex v of bucket `current`, the
+// pair (out-degree of v, 1) packed as degree * 2^32 + 1, and 0 for any other
+// vertex: the exclusive sum at v is then (arcs of the requests before v,
+// ReqIndex(v)). Neither half carries into the other: a graph has fewer than
+// 2^32 arcs and vertices (sssp/types.hpp).
+struct BucketArcsAndSlot {
+  const bucket_t* bindex;
+  const edge_t* offsets;
   bucket_t current;
-  __host__ __device__ vertex_t operator()(bucket_t index) const { return index == current ? 1 : 0; }
+  __device__ std::uint64_t operator()(vertex_t v) const {
+    if (bindex[v] != current) return 0;
+    return (static_cast<std::uint64_t>(offsets[v + 1] - offsets[v]) << 32) | 1u;
+  }
+};
+
+// Unpacks the scan's output into ReqIndex(v) and the arcs before v.
+struct SlotAndArcs {
+  __host__ __device__ thrust::tuple<vertex_t, edge_t> operator()(std::uint64_t packed) const {
+    return {static_cast<vertex_t>(packed), static_cast<edge_t>(packed >> 32)};
+  }
 };
 
 // v is in S: it was taken out of bucket `current` (its stamp is current + 1).
@@ -82,19 +103,35 @@ struct TakenFrom {
   __device__ bool operator()(vertex_t v) const { return taken_stamp[v] == current + 1; }
 };
 
+// The light round's scan: (arcs, vertices) of bucket `current` in, ReqIndex and arcs before out.
+auto bucket_scan_input(const bucket_t* bindex, const edge_t* offsets, bucket_t current) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<vertex_t>(0),
+                                         BucketArcsAndSlot{bindex, offsets, current});
+}
+auto bucket_scan_output(vertex_t* req_index, edge_t* arcs_before) {
+  return thrust::make_transform_output_iterator(thrust::make_zip_iterator(req_index, arcs_before), SlotAndArcs{});
+}
+
 // Takes bucket `current` out: requests[req_index[v]] = v for each of its
-// vertices, and the number taken in *taken.
-__global__ void take_bucket(vertex_t n, bucket_t* bindex, bucket_t* taken_stamp, const vertex_t* req_index,
-                            vertex_t* requests, bucket_t current, unsigned* taken) {
+// vertices, with reqSize for them (req_size[req_index[v]] = arcs_before[v],
+// and the arcs of all at req_size[count]), and the number taken in *taken.
+__global__ void take_bucket(vertex_t n, const edge_t* __restrict__ offsets, bucket_t* bindex, bucket_t* taken_stamp,
+                            const vertex_t* req_index, const edge_t* __restrict__ arcs_before, vertex_t* requests,
+                            edge_t* req_size, bucket_t current, unsigned* taken) {
   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
     const auto vertex = static_cast<vertex_t>(v);
     const bool in = take_from_bucket(bindex, taken_stamp, req_index, requests, current, vertex);
-    if (vertex == n - 1) *taken = req_index[vertex] + (in ? 1 : 0);  // the exclusive scan's total
+    if (in) req_size[req_index[vertex]] = arcs_before[vertex];
+    if (vertex == n - 1) {  // the exclusive scan's totals
+      const vertex_t count = req_index[vertex] + (in ? 1 : 0);
+      *taken = count;
+      req_size[count] = arcs_before[vertex] + (in ? offsets[vertex + 1] - offsets[vertex] : 0);
+    }
   }
 }
 
 // The out-degree of requests[i] for i < *count, and 0 past it: the input of
-// the scan that gives reqSize (the count is on the GPU in the heavy phase).
+// the heavy phase's scan that gives reqSize (S's size is on the GPU).
 struct RequestDegree {
   const edge_t* offsets;
   const vertex_t* requests;
@@ -151,6 +188,7 @@ struct DeltaSteppingSssp::Impl {
   DeviceBuffer<bucket_t> bindex;           // BIndex(v)
   DeviceBuffer<bucket_t> taken_stamp;      // bucket + 1 of the last bucket v was taken from: S without clearing
   DeviceBuffer<vertex_t> req_index;        // ReqIndex(v): the exclusive scan
+  DeviceBuffer<edge_t> arcs_before;        // arcs of the requests before v: the same scan
   DeviceBuffer<vertex_t> requests;         // Req
   DeviceBuffer<edge_t> req_size;           // reqSize: the exclusive scan of the requests' out-degrees
   sssp::cuda::DeviceWord<unsigned> taken;  // requests of the round, read by the host
@@ -171,6 +209,7 @@ struct DeltaSteppingSssp::Impl {
         bindex(n, "bucket indices"),
         taken_stamp(n, "S stamps"),
         req_index(n, "request indices"),
+        arcs_before(n, "arcs before each request"),
         requests(std::max<vertex_t>(n, 1), "requests"),
         req_size(static_cast<std::size_t>(n) + 1, "request sizes"),
         selected(1, "S size"),
@@ -183,15 +222,15 @@ struct DeltaSteppingSssp::Impl {
     using sssp::cuda::device_bytes;
     const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + device_bytes<dist_t>(n) +
                                 device_bytes<bucket_t>(2 * n) + device_bytes<vertex_t>(2 * n) +
-                                device_bytes<edge_t>(n + 1) + cub_scratch_bytes(g.num_vertices());
+                                device_bytes<edge_t>(2 * n + 1) + cub_scratch_bytes(g.num_vertices());
     sssp::cuda::require_free_memory(bytes, "lab 08 delta-stepping on " + sssp::describe(g));
   }
 
   // The scratch the largest of the four CUB calls needs on n items (n + 1 for reqSize).
   static std::size_t cub_scratch_bytes(vertex_t n) {
     std::size_t scan = 0, select = 0, reduce = 0, sizes = 0;
-    const auto flags = thrust::make_transform_iterator(static_cast<const bucket_t*>(nullptr), InBucket{0});
-    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, flags, static_cast<vertex_t*>(nullptr), n));
+    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, bucket_scan_input(nullptr, nullptr, 0),
+                                                  bucket_scan_output(nullptr, nullptr), n));
     SSSP_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select, thrust::counting_iterator<vertex_t>(0),
                                           static_cast<vertex_t*>(nullptr), static_cast<unsigned*>(nullptr), n,
                                           TakenFrom{nullptr, 0}));
@@ -210,16 +249,12 @@ struct DeltaSteppingSssp::Impl {
   }
 
   // Relaxes the light or heavy arcs of requests[0 .. *count), at most
-  // `bound` of them: reqSize by a CUB scan, then the relaxation with about
-  // one thread per arc (the average degree per request), at least a block per
+  // `bound` of them, shared by reqSize (already in req_size), with about one
+  // thread per arc (the average degree per request), at least a block per
   // SM or so (a round of a few hubs has far more arcs than that average says)
   // and at most a resident grid.
   void relax(bool light, const unsigned* count, std::uint64_t bound, Counters& work) {
     const cudaStream_t s = stream.get();
-    std::size_t bytes = cub_scratch.size();
-    const auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<vertex_t>(0),
-                                                         RequestDegree{graph.offsets.data(), requests.data(), count});
-    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes, degrees, req_size.data(), bound + 1, s));
     const std::uint64_t threads = std::max<std::uint64_t>(bound * degree, 1);
     const std::uint64_t wanted =
         std::max<std::uint64_t>((threads + options.block_size - 1) / options.block_size, std::max(resident / 8, 1u));
@@ -228,21 +263,22 @@ struct DeltaSteppingSssp::Impl {
         graph.offsets.data(), graph.targets.data(), graph.weights.data(), dist.data(), bindex.data(), delta, light,
         requests.data(), req_size.data(), count, static_cast<unsigned>(bound), offered.device());
     SSSP_CUDA_CHECK_LAUNCH();
-    work.kernel_launches += 2;
+    ++work.kernel_launches;
   }
 
-  // Light rounds until bucket `current` stays empty: scan, take out, look,
-  // relax. Returns how many vertices the rounds took (with repeats): a bound on |S|.
+  // Light rounds until bucket `current` stays empty: scan, take out (with
+  // reqSize), look, relax. Returns how many vertices the rounds took (with repeats): a bound on |S|.
   std::uint64_t empty_bucket(bucket_t current, Counters& work) {
     std::uint64_t taken_total = 0;
     const cudaStream_t s = stream.get();
     for (std::uint64_t round = 1;; ++round) {
       std::size_t bytes = cub_scratch.size();
       SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes,
-                                                    thrust::make_transform_iterator(bindex.data(), InBucket{current}),
-                                                    req_index.data(), n, s));
+                                                    bucket_scan_input(bindex.data(), graph.offsets.data(), current),
+                                                    bucket_scan_output(req_index.data(), arcs_before.data()), n, s));
       take_bucket<<<sssp::cuda::grid_for(n, options.block_size), options.block_size, 0, s>>>(
-          n, bindex.data(), taken_stamp.data(), req_index.data(), requests.data(), current, taken.device());
+          n, graph.offsets.data(), bindex.data(), taken_stamp.data(), req_index.data(), arcs_before.data(),
+          requests.data(), req_size.data(), current, taken.device());
       SSSP_CUDA_CHECK_LAUNCH();
       work.kernel_launches += 2;
       const unsigned count = taken.read(s);
@@ -267,14 +303,18 @@ struct DeltaSteppingSssp::Impl {
   }
 
   // S relaxes its heavy arcs once: CUB selects S (at most `bound` vertices),
-  // then reqSize and one launch over it.
+  // then reqSize by a CUB scan, and one launch over it.
   void relax_heavy(bucket_t current, std::uint64_t bound, Counters& work) {
     const cudaStream_t s = stream.get();
     std::size_t bytes = cub_scratch.size();
     SSSP_CUDA_CHECK(cub::DeviceSelect::If(cub_scratch.data(), bytes, thrust::counting_iterator<vertex_t>(0),
                                           requests.data(), selected.data(), n, TakenFrom{taken_stamp.data(), current},
                                           s));
-    ++work.kernel_launches;
+    bytes = cub_scratch.size();
+    const auto degrees = thrust::make_transform_iterator(
+        thrust::counting_iterator<vertex_t>(0), RequestDegree{graph.offsets.data(), requests.data(), selected.data()});
+    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes, degrees, req_size.data(), bound + 1, s));
+    work.kernel_launches += 2;
     relax(false, selected.data(), bound, work);
   }
 

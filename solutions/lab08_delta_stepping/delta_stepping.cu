@@ -112,20 +112,28 @@ auto bucket_scan_output(vertex_t* req_index, edge_t* arcs_before) {
   return thrust::make_transform_output_iterator(thrust::make_zip_iterator(req_index, arcs_before), SlotAndArcs{});
 }
 
+// What a light round took out of its bucket, read by the host in one copy:
+// the number of requests, and their arcs (which size the relaxation's grid).
+struct RoundSize {
+  unsigned count;
+  edge_t arcs;
+};
+
 // Takes bucket `current` out: requests[req_index[v]] = v for each of its
 // vertices, with reqSize for them (req_size[req_index[v]] = arcs_before[v],
-// and the arcs of all at req_size[count]), and the number taken in *taken.
+// and the arcs of all at req_size[count]), and the round's size in *taken.
 __global__ void take_bucket(vertex_t n, const edge_t* __restrict__ offsets, bucket_t* bindex, bucket_t* taken_stamp,
                             const vertex_t* req_index, const edge_t* __restrict__ arcs_before, vertex_t* requests,
-                            edge_t* req_size, bucket_t current, unsigned* taken) {
+                            edge_t* req_size, bucket_t current, RoundSize* taken) {
   for (std::uint64_t v = sssp::cuda::global_thread_index(); v < n; v += sssp::cuda::grid_stride()) {
     const auto vertex = static_cast<vertex_t>(v);
     const bool in = take_from_bucket(bindex, taken_stamp, req_index, requests, current, vertex);
     if (in) req_size[req_index[vertex]] = arcs_before[vertex];
     if (vertex == n - 1) {  // the exclusive scan's totals
       const vertex_t count = req_index[vertex] + (in ? 1 : 0);
-      *taken = count;
-      req_size[count] = arcs_before[vertex] + (in ? offsets[vertex + 1] - offsets[vertex] : 0);
+      const edge_t arcs = arcs_before[vertex] + (in ? offsets[vertex + 1] - offsets[vertex] : 0);
+      req_size[count] = arcs;
+      *taken = RoundSize{count, arcs};
     }
   }
 }
@@ -185,14 +193,14 @@ struct DeltaSteppingSssp::Impl {
   dist_t delta;
   sssp::cuda::DeviceCsr graph;
   DeviceBuffer<dist_t> dist;
-  DeviceBuffer<bucket_t> bindex;           // BIndex(v)
-  DeviceBuffer<bucket_t> taken_stamp;      // bucket + 1 of the last bucket v was taken from: S without clearing
-  DeviceBuffer<vertex_t> req_index;        // ReqIndex(v): the exclusive scan
-  DeviceBuffer<edge_t> arcs_before;        // arcs of the requests before v: the same scan
-  DeviceBuffer<vertex_t> requests;         // Req
-  DeviceBuffer<edge_t> req_size;           // reqSize: the exclusive scan of the requests' out-degrees
-  sssp::cuda::DeviceWord<unsigned> taken;  // requests of the round, read by the host
-  DeviceBuffer<unsigned> selected;         // |S|, read only by the heavy relaxation
+  DeviceBuffer<bucket_t> bindex;            // BIndex(v)
+  DeviceBuffer<bucket_t> taken_stamp;       // bucket + 1 of the last bucket v was taken from: S without clearing
+  DeviceBuffer<vertex_t> req_index;         // ReqIndex(v): the exclusive scan
+  DeviceBuffer<edge_t> arcs_before;         // arcs of the requests before v: the same scan
+  DeviceBuffer<vertex_t> requests;          // Req
+  DeviceBuffer<edge_t> req_size;            // reqSize: the exclusive scan of the requests' out-degrees
+  sssp::cuda::DeviceWord<RoundSize> taken;  // what the round took, read by the host
+  DeviceBuffer<unsigned> selected;          // |S|, read only by the heavy relaxation
   sssp::cuda::DeviceWord<bucket_t> next_bucket;
   sssp::cuda::DeviceWord<unsigned long long> offered;
   DeviceBuffer<std::uint8_t> cub_scratch;
@@ -249,15 +257,11 @@ struct DeltaSteppingSssp::Impl {
   }
 
   // Relaxes the light or heavy arcs of requests[0 .. *count), at most
-  // `bound` of them, shared by reqSize (already in req_size), with about one
-  // thread per arc (the average degree per request), at least a block per
-  // SM or so (a round of a few hubs has far more arcs than that average says)
-  // and at most a resident grid.
-  void relax(bool light, const unsigned* count, std::uint64_t bound, Counters& work) {
+  // `bound` of them, shared by reqSize (already in req_size) among `threads`
+  // threads, a resident grid at most.
+  void relax(bool light, const unsigned* count, std::uint64_t bound, std::uint64_t threads, Counters& work) {
     const cudaStream_t s = stream.get();
-    const std::uint64_t threads = std::max<std::uint64_t>(bound * degree, 1);
-    const std::uint64_t wanted =
-        std::max<std::uint64_t>((threads + options.block_size - 1) / options.block_size, std::max(resident / 8, 1u));
+    const std::uint64_t wanted = (std::max<std::uint64_t>(threads, 1) + options.block_size - 1) / options.block_size;
     const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>(resident, wanted));
     relax_requests<<<blocks, options.block_size, 0, s>>>(
         graph.offsets.data(), graph.targets.data(), graph.weights.data(), dist.data(), bindex.data(), delta, light,
@@ -281,7 +285,8 @@ struct DeltaSteppingSssp::Impl {
           requests.data(), req_size.data(), current, taken.device());
       SSSP_CUDA_CHECK_LAUNCH();
       work.kernel_launches += 2;
-      const unsigned count = taken.read(s);
+      const RoundSize round_size = taken.read(s);
+      const unsigned count = round_size.count;
       ++work.host_syncs;
       if (count == 0) return std::min<std::uint64_t>(taken_total, n);
       // A bucket empties within n light rounds (each round settles at least
@@ -295,7 +300,7 @@ struct DeltaSteppingSssp::Impl {
                                      std::to_string(n) + " light rounds; are its vertices taken out of it?");
         }
       }
-      relax(true, taken.device(), count, work);
+      relax(true, &taken.device()->count, count, round_size.arcs, work);  // a thread per arc
       taken_total += count;
       ++work.iterations;
       work.vertices_processed += count;
@@ -315,7 +320,11 @@ struct DeltaSteppingSssp::Impl {
         thrust::counting_iterator<vertex_t>(0), RequestDegree{graph.offsets.data(), requests.data(), selected.data()});
     SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes, degrees, req_size.data(), bound + 1, s));
     work.kernel_launches += 2;
-    relax(false, selected.data(), bound, work);
+    // |S| and its arcs are on the GPU: about a thread per arc by the average
+    // degree, and at least a block per SM or so, as S may hold hubs.
+    const std::uint64_t threads =
+        std::max<std::uint64_t>(bound * degree, std::uint64_t{resident / 8} * options.block_size);
+    relax(false, selected.data(), bound, threads, work);
   }
 
   // The smallest bucket index of any vertex: the next bucket, or kNoBucket.

@@ -30,7 +30,7 @@ from . import sandbox  # where the student's code is compiled and runs
 from . import REPO, intake, pipeline
 from .limits import MEMORY_LIMIT_MIB, TEST_TIMEOUT
 from .model import GradingConfig, GradingError, LabReport
-from .reports import print_failures, print_table, write_gradescope, write_junit
+from .reports import print_failures, print_table, print_times, write_gradescope, write_junit
 from .sanitizer import SANITIZER_TIMEOUT
 
 
@@ -284,6 +284,7 @@ def main(argv: list[str], description: str) -> int:
 
     print_failures(reports, args.show_failures)
     score, maximum = print_table(reports)
+    print_times(reports)
     skips_refused = args.results_json and not args.allow_skips and any(
         r.status == "skipped" for rep in reports for r in rep.results)
     message = ("GRADING INCOMPLETE: this grader could not run every graded test, so the score below is "

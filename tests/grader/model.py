@@ -88,6 +88,9 @@ class LabReport:
     title: str
     results: list[Result] = field(default_factory=list)
     compiler_errors: str = ""  # set when the lab did not compile
+    # Wall seconds of each phase that ran, in order: "worker build", "graded tests", "performance",
+    # "compute-sanitizer" (where grading time goes: docs/results/grading-time.md).
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from . import sandbox  # where the student's code is compiled and runs
@@ -112,6 +113,7 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
             continue
         failed = None
         worker_path = ""
+        build_seconds = None  # the student's worker, compiled in the sandbox
         if isolation is not None:
             # The test programs hold no student code: a failure to build them is the course's.
             trusted = [p.target for p in programs]
@@ -125,9 +127,11 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
             if not config.no_build and build.build(build_dir, trusted) is not None:
                 raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
             if not worker_path:
+                started = time.monotonic()
                 path, failed = build.build_student_worker(build_dir, Path(config.labs_dir), lab, isolation, False,
                                                           worker_state, work_dir=config.work_dir)
                 worker_path = path or ""
+                build_seconds = time.monotonic() - started
             gpu_lab = manifest["labs"].get(lab) == "GPU"
             programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),
                                 worker_path) for p in programs]
@@ -143,14 +147,23 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
                                       sanitizer_only=config.sanitize_only, perf_setup=perf_setup,
                                       perf_only=config.perf_only)
             report.compiler_errors = build.compiler_errors(failed)
-            reports.append(report)
+            reports.append(with_build_time(report, build_seconds))
             continue
         missing = [p.path for p in programs if not Path(p.path).exists()]
         if missing:
             raise GradingError(f"{lab}: not built: {', '.join(missing)}")
-        reports.append(grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
-                                 sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only))
+        reports.append(with_build_time(
+            grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
+                      sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only),
+            build_seconds))
     return reports
+
+
+def with_build_time(report: LabReport, seconds: float | None) -> LabReport:
+    """`report` with the student's worker build first among its phases' times, if there was one."""
+    if seconds is not None:
+        report.seconds = {"worker build": seconds, **report.seconds}
+    return report
 
 
 def perf_setup_for(config: GradingConfig, lab: str, entry: dict, gpu: bool,

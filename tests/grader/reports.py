@@ -55,6 +55,14 @@ def print_table(reports: list[LabReport]) -> tuple[float, float]:
     return total_score, total_max
 
 
+def print_times(reports: list[LabReport]) -> None:
+    """One line per lab: the wall seconds of each grading phase that ran."""
+    for report in reports:
+        if report.seconds:
+            phases = ", ".join(f"{phase} {seconds:.1f} s" for phase, seconds in report.seconds.items())
+            print(f"{report.lab}: time: {phases}")
+
+
 def print_failures(reports: list[LabReport], limit: int) -> None:
     for report in reports:
         if report.compiler_errors:
@@ -123,6 +131,10 @@ def write_gradescope(reports: list[LabReport], path: Path, message: str, not_a_g
                for report in reports for r in report.results if r.status == "skipped"]
     if skipped:
         extra["skipped"] = skipped
+    seconds = {report.lab: {phase: round(s, 1) for phase, s in report.seconds.items()}
+               for report in reports if report.seconds}
+    if seconds:
+        extra["seconds"] = seconds
     if extra:
         results["extra_data"] = extra
     replace_file(path, json.dumps(results, indent=2).encode())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import time
 
 from . import perf, plot
 from .judging import Runner, gtest_filter_matches, missing_for
@@ -147,11 +148,17 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
     report, jobs, listed, unlisted = lab_jobs(lab, entry, programs, runner, left_out, sanitizer_only, perf_only)
     item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
     perf_item = next((r for r in report.results if r.name == perf.PERF_ITEM), None)
+    started = time.monotonic()
     runner.run_all(jobs)
+    report.seconds["graded tests"] = time.monotonic() - started
     if perf_item is not None and not sanitizer_only:  # alone on the GPU: after the tests
+        started = time.monotonic()
         grade_perf_item(lab, entry, perf_item, programs, listed, unlisted, left_out, perf_setup, runner)
+        report.seconds["performance"] = time.monotonic() - started
     if item is not None and not perf_only:  # after the tests: it would slow them down on the same GPU
+        started = time.monotonic()
         grade_sanitizer_item(lab, entry, item, programs, listed, unlisted, left_out, sanitizer)
+        report.seconds["compute-sanitizer"] = time.monotonic() - started
     return report
 
 

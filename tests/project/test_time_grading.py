@@ -37,6 +37,10 @@ class TimeGrading(unittest.TestCase):
         self.assertTrue(all(s > 0 for s in row["seconds"]), row)
         self.assertGreater(row["per_hour"], 0)
         self.assertLessEqual(max(row["seconds"]), row["wall_s"], "one grading cannot outlast the whole run")
+        self.assertEqual(len(row["phases"]), 2, row)
+        for phases, seconds in zip(row["phases"], row["seconds"]):
+            self.assertIn("graded tests", phases, row)
+            self.assertLessEqual(sum(phases.values()), seconds, "the phases are parts of one grading")
 
     def test_a_grading_short_of_full_marks_fails_the_tool(self):
         with tempfile.TemporaryDirectory(prefix="time-grading-") as tmp:

@@ -16,7 +16,9 @@ labs), as an instructor's is before a class is graded; --no-build reuses it.
 
 Prints one row per lab: the wall time of the lab's bulk run, the seconds of
 each grading (grade_bulk's bulk.json), their median, the score reached, and
-submissions per hour at that wall time; writes the rows to DIR/times.json.
+submissions per hour at that wall time, then each grading's phases (worker
+build, graded tests, performance, compute-sanitizer, from its results.json);
+writes the rows to DIR/times.json.
 Exit status 1 when a grading was not clean or did not reach full marks (then
 its time is not that of grading a correct submission in full: give the
 datasets and --hidden-graphs, on a machine with a GPU).
@@ -64,14 +66,24 @@ def time_lab(lab: str, args, passed_on: list[str], source: str = "solutions") ->
     wall = time.monotonic() - started
     records = [json.loads(p.read_text()) for p in sorted(out.glob("*/bulk.json"))]
     seconds = [r["seconds"] for r in records]
+    phases = [phase_seconds(p.parent / "results.json", lab) for p in sorted(out.glob("*/bulk.json"))]
     full = [r for r in records if r["status"] == "graded" and r.get("score") is not None
             and r["score"] == r.get("max_score")]
     return {"lab": lab, "copies": args.copies, "gpus": args.gpus or "one at a time", "exit_status": status,
-            "wall_s": round(wall, 1), "seconds": seconds,
+            "wall_s": round(wall, 1), "seconds": seconds, "phases": phases,
             "median_s": round(statistics.median(seconds), 1) if seconds else None,
             "full_marks": f"{len(full)}/{len(records)}",
             "scores": [f"{r.get('score')}/{r.get('max_score')}" for r in records],
             "per_hour": round(3600 * len(records) / wall, 1) if records else None}
+
+
+def phase_seconds(results_json: Path, lab: str) -> dict:
+    """{phase: seconds} of lab's grading, as grade.py recorded it in the
+    results (worker build, graded tests, performance, compute-sanitizer)."""
+    try:
+        return json.loads(results_json.read_text()).get("extra_data", {}).get("seconds", {}).get(lab, {})
+    except (OSError, json.JSONDecodeError):
+        return {}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"time_grading: {lab}: {r['copies']} submission(s) on {r['gpus']}: wall {r['wall_s']} s, "
               f"each {r['seconds']} s (median {r['median_s']}), full marks {r['full_marks']}, "
               f"{r['per_hour']} per hour", flush=True)
+        for k, phases in enumerate(r["phases"], 1):
+            print(f"time_grading: {lab}: submission {k}: " + ", ".join(f"{n} {s} s" for n, s in phases.items()))
     return 0 if all(r["full_marks"] == f"{r['copies']}/{r['copies']}" for r in rows) else 1
 
 

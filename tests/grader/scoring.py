@@ -12,7 +12,7 @@ import time
 from . import perf, plot
 from .judging import Runner, gtest_filter_matches, missing_for
 from .model import GradingError, LabReport, Program, ProgramError, Result
-from .sanitizer import SANITIZER_ITEM, SanitizerSetup
+from .sanitizer import SANITIZER_ITEM, SanitizerSetup, tool_patterns
 
 # The worker of a lab that did not compile: a program that exits at once, so
 # that every call to the lab fails and no code of the lab runs.
@@ -62,14 +62,17 @@ def grade_sanitizer_item(lab: str, entry: dict, item: Result, programs: list[Pro
     elif gpu not in listed:
         item.status, item.output = "failed", "\n".join(unlisted)
     else:
-        patterns = entry["sanitizer"]["tests"]
-        names = [name for name in listed[gpu] if gtest_filter_matches(patterns, name)]
-        if not names:
-            raise GradingError(f"{lab}: the sanitizer tests of tests/{lab}/rubric.json ({':'.join(patterns)}) match no "
-                               f"test of {gpu.target}")
-        sanitizer.tool.run(gpu, item, patterns, names)
-        runs = ", ".join(f"{r.tool} {r.status} {r.seconds:.0f} s" for r in item.sanitizer_runs)
-        print(f"{lab}: {SANITIZER_ITEM} {item.status} on {len(names)} tests ({runs})", flush=True)
+        tests = {}
+        for tool, patterns in tool_patterns(entry["sanitizer"]).items():
+            names = [name for name in listed[gpu] if gtest_filter_matches(patterns, name)]
+            if not names:
+                raise GradingError(f"{lab}: the {tool} tests of tests/{lab}/rubric.json ({':'.join(patterns)}) match "
+                                   f"no test of {gpu.target}")
+            tests[tool] = (patterns, names)
+        sanitizer.tool.run(gpu, item, tests)
+        runs = ", ".join(f"{r.tool} {r.status} on {len(tests[r.tool][1])} tests {r.seconds:.0f} s"
+                         for r in item.sanitizer_runs)
+        print(f"{lab}: {SANITIZER_ITEM} {item.status} ({runs})", flush=True)
 
 
 def grade_perf_item(lab: str, entry: dict, item: Result, programs: list[Program], listed: dict,

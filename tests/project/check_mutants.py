@@ -53,7 +53,7 @@ from tests.grader import pipeline
 from tests.grader.judging import Runner, gtest_filter_matches
 from tests.grader.limits import TEST_TIMEOUT
 from tests.grader.model import Program, ProgramError, Result
-from tests.grader.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for
+from tests.grader.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for, tool_patterns
 
 
 GPU_JOBS = min(os.cpu_count() or 1, 4)
@@ -179,18 +179,21 @@ def check_sanitizer_mutants(args: argparse.Namespace, runner: Runner, mutants: d
             unverifiable += 1
             print(f"{lab}/{name}: not verifiable here: {sanitizer.skip[1]}")
             continue
-        patterns = entry["sanitizer"]["tests"]
         try:
-            names = [t for t in runner.list_tests(gpu) if gtest_filter_matches(patterns, t)]
+            listed = runner.list_tests(gpu)
         except ProgramError as error:
             problems.append(f"{lab}/{name}: {error}")
             continue
-        if not names:
-            problems.append(f"{lab}/{name}: the rubric's sanitizer tests ({':'.join(patterns)}) match no test")
+        tests = {t: (patterns, [n for n in listed if gtest_filter_matches(patterns, n)])
+                 for t, patterns in tool_patterns(entry["sanitizer"]).items()}
+        empty = [f"{t} ({':'.join(patterns)})" for t, (patterns, names) in tests.items() if not names]
+        if empty:
+            problems.append(f"{lab}/{name}: the rubric's sanitizer tests match no test: {', '.join(empty)}")
             continue
-        result = sanitizer.tool.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), patterns, names)
-        runs = ", ".join(f"{r.tool} {r.status}" + (f" ({r.errors})" if r.errors else "") for r in result.sanitizer_runs)
-        print(f"{lab}/{name}: {SANITIZER_ITEM} item {result.status} on {len(names)} tests ({runs})"
+        result = sanitizer.tool.run(gpu, Result(lab, SANITIZER_ITEM, 0.0, "visible"), tests)
+        runs = ", ".join(f"{r.tool} {r.status} on {len(tests[r.tool][1])} tests" + (f" ({r.errors})" if r.errors else "")
+                         for r in result.sanitizer_runs)
+        print(f"{lab}/{name}: {SANITIZER_ITEM} item {result.status} ({runs})"
               f" (must be reported by {tool})")
         if result.status == "skipped":
             unverifiable += 1

@@ -37,7 +37,7 @@ from tests.grader.perf import PERF_ITEM
 from tests.grader.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_LOG,
                                SANITIZER_MISSING, SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer,
                                judge_tool_run, parse_sanitizer_log, read_tool_log, recorded_exits,
-                               sanitizer_verdict)
+                               sanitizer_verdict, tool_patterns)
 from tests.grader.reports import write_gradescope, write_junit
 from tests.grader.scoring import rubric_results
 from tests.project import harness  # --build-dir and the unittest run
@@ -790,7 +790,8 @@ class SanitizerRuns(unittest.TestCase):
             self.runner.env["FAKE_FAILS"] = fails
         sanitizer = Sanitizer(str(self.dir / "compute-sanitizer"), self.runner, 30)
         result = Result("lab", SANITIZER_ITEM, 4, "visible")
-        return sanitizer.run(Program(str(self.dir / "test_program"), "gpu"), result, ["S.*"], ["S.T", "S.U"])
+        return sanitizer.run(Program(str(self.dir / "test_program"), "gpu"), result,
+                             {tool: (["S.*"], ["S.T", "S.U"]) for tool in SANITIZER_TOOLS})
 
     def test_clean_runs_of_passing_tests_pass(self):
         result = self.item()
@@ -900,6 +901,19 @@ class SanitizerRubric(unittest.TestCase):
                         self.assertIsNone(slow.search(name), f"{name} needs a real or hidden graph, or is slow")
                         self.assertFalse(gtest_filter_matches(too_long, name),
                                          f"{name} is too long for the sanitizer (the lab's CTest skip list)")
+            for tool, patterns in entry["sanitizer"].get("tests_per_tool", {}).items():
+                with self.subTest(lab=lab, tool=tool):
+                    self.assertIn(tool, SANITIZER_TOOLS)
+                    self.assertTrue(patterns, f"{lab}: {tool} would run no test")
+                    self.assertLessEqual(set(patterns), set(entry["sanitizer"]["tests"]),
+                                         f"{lab}: a tool's own tests are some of the item's tests")
+
+    def test_a_tool_runs_its_own_tests_where_the_rubric_names_them(self):
+        item = {"points": 4, "tests": ["A.*", "B.*"], "tests_per_tool": {"racecheck": ["B.*"]}}
+        self.assertEqual(tool_patterns(item), {"memcheck": ["A.*", "B.*"], "racecheck": ["B.*"],
+                                               "synccheck": ["A.*", "B.*"]})
+        self.assertEqual(tool_patterns({"points": 1, "tests": ["A.*"]}),
+                         {tool: ["A.*"] for tool in SANITIZER_TOOLS})
 
     def test_sanitizer_mutants_name_a_tool_and_a_lab_with_the_item(self):
         tools = {}

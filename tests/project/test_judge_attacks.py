@@ -38,7 +38,7 @@ from tests.grader import sandbox  # how a worker is started and confined
 from tests.grader import build, intake
 from tests.grader.judging import Runner
 from tests.grader.model import Program, Result
-from tests.grader.sanitizer import SANITIZER_ITEM, Sanitizer
+from tests.grader.sanitizer import SANITIZER_ITEM, SANITIZER_TOOLS, Sanitizer
 from tests.project import harness  # --build-dir and the unittest run
 
 BUILD: Path = Path()  # set by main()
@@ -131,7 +131,7 @@ class SanitizerScratch(unittest.TestCase):
         (self.dir / "cuda" / "errors").write_text(str(errors))
         sanitizer = Sanitizer(str(self.tool), Runner(60, 0, hidden_graphs=None), 120, isolation or self.isolation)
         return sanitizer.run(Program(self.program, "gpu", (), worker), Result(LAB, SANITIZER_ITEM, 4, "visible"),
-                             PATTERNS, PATTERNS)
+                             {tool: (PATTERNS, PATTERNS) for tool in SANITIZER_TOOLS})
 
     def test_the_stand_in_passes_the_reference_and_fails_it_when_it_reports_an_error(self):
         reference = next(w["path"] for w in self.manifest["workers"] if w["lab"] == LAB and w["flavour"] == "solution")

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sssp/generators.hpp"
@@ -163,6 +164,39 @@ TEST(VerifySssp, EverySinglePerturbationIsCaught) {
     if (good[v] > 0) {
       d[v] = good[v] - 1;
       EXPECT_FALSE(verify_sssp(g, 0, d)) << "d[" << v << "] - 1 accepted";
+    }
+  }
+}
+
+// matches_reference_sssp lets the certificate decide and runs the reference
+// only to explain a refusal: it must accept exactly the reference's answer.
+// Every generated graph (zero weights, unreachable parts and weights near
+// 2^32 among them), every tenth source, and answers off by one, at infinity,
+// lowered to 0 or swapped between two vertices.
+TEST(MatchesReferenceSssp, AcceptsExactlyTheReferencesAnswer) {
+  for (const EdgeList& edges : generated_graphs()) {
+    const test::NamedGraph g{edges.name, to_csr(edges), test::NamedGraph::Kind::kGenerated};
+    const vertex_t n = g.graph.num_vertices();
+    for (vertex_t source = 0; source < n; source += 10) {
+      const std::vector<dist_t> good = reference_dijkstra(g.graph, source);
+      EXPECT_TRUE(test::matches_reference_sssp(g, source, good, "")) << g.name << ", source " << source;
+      const vertex_t v = (source * 7 + 3) % n, w = (source * 13 + 5) % n;
+      std::vector<std::vector<dist_t>> wrong;
+      for (const dist_t value : {good[v] + 1, good[v] - 1, kInf, dist_t{0}}) {
+        wrong.push_back(good);
+        wrong.back()[v] = value;
+      }
+      wrong.push_back(good);
+      std::swap(wrong.back()[v], wrong.back()[w]);
+      wrong.push_back(std::vector<dist_t>(good.begin(), good.end() - 1));
+      for (const std::vector<dist_t>& answer : wrong) {
+        if (answer == good) continue;  // a change that changes nothing (v == w, or d[v] already 0 or inf)
+        const ::testing::AssertionResult verdict = test::matches_reference_sssp(g, source, answer, "");
+        EXPECT_FALSE(verdict) << g.name << ", source " << source << ": a wrong answer accepted";
+        if (answer.size() == good.size()) {
+          EXPECT_TRUE(contains(verdict.message(), "first wrong vertex")) << verdict.message();
+        }
+      }
     }
   }
 }

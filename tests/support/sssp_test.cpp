@@ -58,9 +58,16 @@ CsrGraph hand_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t,
 
 ::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source, std::span<const dist_t> got,
                                                   std::string_view hint) {
+  // The certificate alone proves an answer right (verify.cpp: no arc can be
+  // relaxed, and every finite distance is the length of a tight path from the
+  // source), in one pass over the arcs; the reference Dijkstra runs only to
+  // say what is wrong. On the speed items' graphs it is 4-5x the certificate
+  // (R-MAT 18: 324 against 74 ms on the CI machine), and every timed solve is checked.
+  const Verdict certified = verify_sssp(g.graph, source, got);
+  if (certified.ok) return ::testing::AssertionSuccess();
   const std::vector<dist_t> expected = reference_dijkstra(g.graph, source);
   return explain<dist_t>(g, source, compare_distances(expected, got),
-                         got.size() == expected.size() ? verify_sssp(g.graph, source, got) : Verdict{}, hint);
+                         got.size() == expected.size() ? certified : Verdict{}, hint);
 }
 
 ::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source, std::span<const level_t> got,

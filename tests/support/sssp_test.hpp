@@ -38,13 +38,15 @@ struct NamedGraph {
 /// for small tests whose answers are worked out by hand.
 [[nodiscard]] CsrGraph hand_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, weight_t>>& arcs);
 
-/// Checks `got` against the reference Dijkstra. On failure the message names
-/// the graph, the source, the first wrong vertex with expected and actual
-/// distance, how many are wrong, what the certificate check found, and `hint`.
+/// Checks that `got` holds the shortest-path distances from `source`: the
+/// certificate (verify_sssp) decides, and only for an answer it refuses does
+/// the reference Dijkstra run, so that the message names the graph, the
+/// source, the first wrong vertex with expected and actual distance, how many
+/// are wrong, what the certificate check found, and `hint`.
 [[nodiscard]] ::testing::AssertionResult matches_reference_sssp(const NamedGraph& g, vertex_t source,
                                                                 std::span<const dist_t> got, std::string_view hint);
 
-/// Same as matches_reference_sssp() for BFS levels against the reference BFS.
+/// Checks `got` against the reference BFS (one pass, as cheap as its certificate), with the same message.
 [[nodiscard]] ::testing::AssertionResult matches_reference_bfs(const NamedGraph& g, vertex_t source,
                                                                std::span<const level_t> got, std::string_view hint);
 

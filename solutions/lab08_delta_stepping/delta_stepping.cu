@@ -205,7 +205,7 @@ struct DeltaSteppingSssp::Impl {
   sssp::cuda::DeviceWord<unsigned long long> offered;
   DeviceBuffer<std::uint8_t> cub_scratch;
   unsigned resident;     // blocks of a launch whose size only the GPU knows
-  std::uint64_t degree;  // the average out-degree rounded up: threads per request in a relaxation
+  std::uint64_t degree;  // the average out-degree rounded up: threads per request in the heavy relaxation
   sssp::cuda::Stream stream;
 
   Impl(const CsrGraph& g, DeltaSteppingOptions o)

@@ -56,17 +56,8 @@ from .model import Program, Result, ToolRun
 
 # The compute-sanitizer item of a GPU lab (the lab's "sanitizer" entry in the rubric).
 SANITIZER_ITEM = "compute-sanitizer"
-SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")  # run in this order on the same tests
+SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")  # run in this order (tests: tool_patterns)
 SANITIZER_TIMEOUT = 180.0  # default seconds per tool run (several tests, instrumented)
-
-
-def tool_patterns(item: dict) -> dict[str, list[str]]:
-    """The gtest patterns each tool runs, from a rubric's "sanitizer" entry:
-    its "tests", or for a tool named in its "tests_per_tool" those: a subset
-    that still launches every kernel, for racecheck, which reports a
-    shared-memory hazard in any launch that has one whatever the timing, and
-    is slow per launch (lab 08: 95 s on the four tests, 16 s on two, H200)."""
-    return {tool: item.get("tests_per_tool", {}).get(tool, item["tests"]) for tool in SANITIZER_TOOLS}
 SANITIZER_ERROR_EXITCODE = 86  # --error-exitcode: the sanitizer found errors
 SANITIZER_MEMORY_FACTOR = 4  # the sanitizer's own bookkeeping: its runs get this times the test cap
 SANITIZER_REPORT_LINES = 15  # report lines shown in a failure message (each cut at 300 characters)
@@ -114,6 +105,15 @@ class SanitizerReport:
 
 _SUMMARY = re.compile(r"^(?:=+ )?(ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: (\d+) hazards? displayed.*)$")
 _NOISE = re.compile(r"^=+\s*(COMPUTE-SANITIZER|Host Frame|Saved host backtrace|in /|$)")
+
+
+def tool_patterns(item: dict) -> dict[str, list[str]]:
+    """The gtest patterns each tool runs, from a rubric's "sanitizer" entry:
+    its "tests", or for a tool named in its "tests_per_tool" those: a subset
+    that still launches every kernel, for racecheck, which reports a
+    shared-memory hazard in any launch that has one whatever the timing, and
+    is slow per launch (lab 08: 95 s on the four tests, 16 s on two, H200)."""
+    return {tool: item.get("tests_per_tool", {}).get(tool, item["tests"]) for tool in SANITIZER_TOOLS}
 
 
 def parse_sanitizer_log(text: str) -> SanitizerReport:

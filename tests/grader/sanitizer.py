@@ -110,9 +110,10 @@ _NOISE = re.compile(r"^=+\s*(COMPUTE-SANITIZER|Host Frame|Saved host backtrace|i
 def tool_patterns(item: dict) -> dict[str, list[str]]:
     """The gtest patterns each tool runs, from a rubric's "sanitizer" entry:
     its "tests", or for a tool named in its "tests_per_tool" those: a subset
-    that still launches every kernel, for racecheck, which reports a
-    shared-memory hazard in any launch that has one whatever the timing, and
-    is slow per launch (lab 08: 95 s on the four tests, 16 s on two, H200)."""
+    that still runs every kernel's code, for racecheck, which reports a
+    shared-memory hazard whenever a launch makes the conflicting accesses,
+    whatever their timing, and is slow per launch (lab 08: 95 s on the four
+    tests, 16 s on two, H200)."""
     return {tool: item.get("tests_per_tool", {}).get(tool, item["tests"]) for tool in SANITIZER_TOOLS}
 
 

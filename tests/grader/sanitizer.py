@@ -52,7 +52,7 @@ from . import sandbox  # where the student's code is compiled and runs
 
 from .judging import Runner, last_step, missing_for, test_output
 from .limits import OUTPUT_LIMIT, cut, how_it_ended
-from .model import Program, Result, ToolRun
+from .model import GradingError, Program, Result, ToolRun
 
 # The compute-sanitizer item of a GPU lab (the lab's "sanitizer" entry in the rubric).
 SANITIZER_ITEM = "compute-sanitizer"
@@ -113,8 +113,17 @@ def tool_patterns(item: dict) -> dict[str, list[str]]:
     that still runs every kernel's code, for racecheck, which reports a
     shared-memory hazard whenever a launch makes the conflicting accesses,
     whatever their timing, and is slow per launch (lab 08: 95 s on the four
-    tests, 16 s on two, H200)."""
-    return {tool: item.get("tests_per_tool", {}).get(tool, item["tests"]) for tool in SANITIZER_TOOLS}
+    tests, 16 s on two, H200). GradingError for a tool the item does not run
+    or a tool given no test, which would otherwise pass having checked less."""
+    own = item.get("tests_per_tool", {})
+    unknown = sorted(set(own) - set(SANITIZER_TOOLS))
+    if unknown:
+        raise GradingError(f"compute-sanitizer item: tests_per_tool names {', '.join(unknown)}, which it does not run "
+                           f"(it runs {', '.join(SANITIZER_TOOLS)})")
+    empty = sorted(tool for tool, patterns in own.items() if not patterns)
+    if empty:
+        raise GradingError(f"compute-sanitizer item: tests_per_tool gives {', '.join(empty)} no test")
+    return {tool: own.get(tool, item["tests"]) for tool in SANITIZER_TOOLS}
 
 
 def parse_sanitizer_log(text: str) -> SanitizerReport:

@@ -32,7 +32,7 @@ import tests.grader.sanitizer
 from tests.grader import lab_data  # each lab's rubric.json and mutants.json
 from tests.grader.judging import Runner, gtest_filter_matches
 from tests.grader.limits import MEMORY_LIMIT_MIB
-from tests.grader.model import LabReport, Program, Result, ToolRun
+from tests.grader.model import GradingError, LabReport, Program, Result, ToolRun
 from tests.grader.perf import PERF_ITEM
 from tests.grader.sanitizer import (SANITIZER_ERROR_EXITCODE, SANITIZER_ITEM, SANITIZER_LOG,
                                SANITIZER_MISSING, SANITIZER_NO_GPU, SANITIZER_OFF, SANITIZER_TOOLS, Sanitizer,
@@ -914,6 +914,10 @@ class SanitizerRubric(unittest.TestCase):
                                                "synccheck": ["A.*", "B.*"]})
         self.assertEqual(tool_patterns({"points": 1, "tests": ["A.*"]}),
                          {tool: ["A.*"] for tool in SANITIZER_TOOLS})
+        with self.assertRaisesRegex(GradingError, "racechek, which it does not run"):
+            tool_patterns({"points": 1, "tests": ["A.*"], "tests_per_tool": {"racechek": ["A.*"]}})
+        with self.assertRaisesRegex(GradingError, "gives racecheck no test"):
+            tool_patterns({"points": 1, "tests": ["A.*"], "tests_per_tool": {"racecheck": []}})
 
     def test_sanitizer_mutants_name_a_tool_and_a_lab_with_the_item(self):
         tools = {}

@@ -1,22 +1,25 @@
 // Lab 09's checkpoints (given code, not a task): harness kernels that run
-// task 6's report_chunk_complete, task 7's retire_empty_head_buckets or task
-// 8's hand_out_chunks, the functions of chunk_tasks.cuh and hand_out.cuh
-// that the solver runs, once, on state set by hand, with no graph, no queue
-// traffic and no other task, and return what they wrote for the graded tests
-// to check (lab09_testing.hpp, checkpoint_chunk_end, checkpoint_retire_head
-// and checkpoint_hand_out). What those functions call of other tasks is a
-// stand-in here: adapt_delta, which task 7 calls and which in the solver
-// asks task 5's next_delta, records each call and returns the delta the test
-// scripted, so that task 7 is graded without task 5; scan_readable_end,
-// which task 8 calls and which in the solver is task 3's readable_end,
-// returns the readable end the test set, so that task 8 is graded without
-// task 3.
+// task 6's report_chunk_complete, task 7's retire_empty_head_buckets, task
+// 8's hand_out_chunks or task 9's measure_delta_signal, the functions of
+// chunk_tasks.cuh, hand_out.cuh and delta_signal.cuh that the solver runs,
+// on state set by hand, with no graph, no queue traffic and no other task,
+// and return what they wrote for the graded tests to check
+// (lab09_testing.hpp: checkpoint_chunk_end, checkpoint_retire_head,
+// checkpoint_hand_out and checkpoint_delta_signal). What those functions
+// call of other tasks is a stand-in here: adapt_delta, which task 7 calls
+// and which in the solver asks tasks 9 and 5, records each call and returns
+// the delta the test scripted, so that task 7 is graded without them;
+// scan_readable_end, which task 8 calls and which in the solver is task 3's
+// readable_end, returns the readable end the test set, so that task 8 is
+// graded without task 3.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "chunk_tasks.cuh"
+#include "delta_signal.cuh"
 #include "hand_out.cuh"
 #include "lab09_testing.hpp"
 #include "queue.cuh"
@@ -272,6 +275,60 @@ void validate_hand_out(const HandOutState& s) {
   }
 }
 
+// ------------------------------------------------------------ task 9 --
+
+// One pass's counters and the position (SignalState's).
+struct SignalArgs {
+  unsigned resv[kBuckets];
+  unsigned read[kBuckets];
+  QueuePosition position;
+  unsigned held_total;
+  DeltaHistory seen;
+};
+
+// What one lane of the manager's warp measured.
+struct SignalLane {
+  DeltaSignal first;
+  DeltaSignal second;
+  DeltaHistory seen;
+};
+
+// The manager's warp at two decisions: the second's Run points at the
+// second counters, and its history is what the first left.
+__global__ void delta_signal_kernel(const __grid_constant__ Run r, const __grid_constant__ SignalArgs a,
+                                    SignalLane* out) {
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = warp.thread_rank();
+  DeltaHistory seen = a.seen;
+  const DeltaSignal first =
+      measure_delta_signal(r, warp, lane, a.position, a.resv[lane], a.read[lane], a.held_total, seen);
+  Run later = r;
+  later.work = r.work + 1;
+  const DeltaSignal second =
+      measure_delta_signal(later, warp, lane, a.position, a.resv[lane], a.read[lane], a.held_total, seen);
+  out[lane] = SignalLane{first, second, seen};
+}
+
+void validate_signal(const SignalState& s) {
+  using sssp::require_option;
+  require_option(s.resv.size() == kBuckets, "signal checkpoint: resv", "32 entries (one per bucket)", s.resv.size());
+  require_option(s.read.size() == kBuckets, "signal checkpoint: read", "32 entries (one per bucket)", s.read.size());
+  require_option(s.head < kBuckets, "signal checkpoint: head", "below 32", s.head);
+  require_option(s.buckets_used >= 2 && s.buckets_used <= kBuckets, "signal checkpoint: buckets_used", "2 to 32",
+                 s.buckets_used);
+  require_option(s.delta >= 1, "signal checkpoint: delta", "at least 1", s.delta);
+  require_option(s.workers >= 1 && s.workers <= kMaxWorkers, "signal checkpoint: workers", "1 to 1024", s.workers);
+  require_option(std::isfinite(s.average_degree) && s.average_degree >= 0, "signal checkpoint: average_degree",
+                 "finite and at least 0", s.average_degree);
+  require_option(s.expansions.size() == 2, "signal checkpoint: expansions", "2 entries (one per decision)",
+                 s.expansions.size());
+  require_option(s.repeats.size() == 2, "signal checkpoint: repeats", "2 entries (one per decision)", s.repeats.size());
+  require_option(s.seen_expansions <= s.expansions[0] && s.expansions[0] <= s.expansions[1],
+                 "signal checkpoint: expansions", "never below the count before", s.expansions[1]);
+  require_option(s.seen_repeats <= s.repeats[0] && s.repeats[0] <= s.repeats[1], "signal checkpoint: repeats",
+                 "never below the count before", s.repeats[1]);
+}
+
 void require_gpu(const char* what) {
   const auto& gpu = sssp::cuda::query_device();
   if (!gpu.available) throw sssp::CudaError(std::string(what) + " needs a GPU: " + gpu.reason);
@@ -458,6 +515,48 @@ HandOutCheckpoint checkpoint_hand_out(const HandOutState& s) {
   out.wrong_bucket = record.wrong_bucket;
   out.wrong_mapped = record.wrong_mapped;
   out.wrong_resv = record.wrong_resv;
+  return out;
+}
+
+SignalCheckpoint checkpoint_delta_signal(const SignalState& s) {
+  validate_signal(s);
+  require_gpu("the delta signal checkpoint");
+  SignalArgs a{};
+  std::copy(s.resv.begin(), s.resv.end(), a.resv);
+  std::copy(s.read.begin(), s.read.end(), a.read);
+  a.position = QueuePosition{s.head, 0, s.delta, 0};
+  a.held_total = s.held_total;
+  a.seen = DeltaHistory{s.seen_expansions, s.seen_repeats};
+  std::vector<Work> work(2);
+  for (unsigned k = 0; k < 2; ++k) work[k] = Work{s.expansions[k], s.repeats[k], 0, 0};
+  DeviceBuffer<Work> d_work(work, "checkpoint work counters");
+  DeviceBuffer<Control> d_control(std::vector<Control>{Control{0, s.delta, s.head, kNoError, 0, 0, 0, 0}},
+                                  "checkpoint control");
+  DeviceBuffer<SignalLane> d_out(32, "checkpoint signals");
+
+  Run r{};
+  r.work = d_work.data();
+  r.control = d_control.data();
+  r.workers = s.workers;
+  r.buckets_used = s.buckets_used;
+  r.max_open = 1;
+  r.dynamic_delta = true;
+  r.average_degree = s.average_degree;
+
+  const sssp::cuda::DeviceTodo todo = device_todo();
+  todo.reset();
+  delta_signal_kernel<<<1, 32>>>(r, a, d_out.data());
+  SSSP_CUDA_CHECK_LAUNCH();
+  SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+  todo.check();
+
+  SignalCheckpoint out;
+  for (const SignalLane& l : d_out.to_host()) {
+    out.first.push_back(l.first);
+    out.second.push_back(l.second);
+    out.seen_expansions.push_back(l.seen.expansions);
+    out.seen_repeats.push_back(l.seen.repeats);
+  }
   return out;
 }
 

@@ -20,7 +20,8 @@
 namespace lab09 {
 namespace {
 
-SSSP_DEVICE_TODO_STATE_IN(9, {4, "adds.cu"}, {6, "chunk_tasks.cuh"}, {7, "chunk_tasks.cuh"}, {8, "hand_out.cuh"});
+SSSP_DEVICE_TODO_STATE_IN(9, {4, "adds.cu"}, {6, "chunk_tasks.cuh"}, {7, "chunk_tasks.cuh"}, {8, "hand_out.cuh"},
+                          {9, "delta_signal.cuh"});
 
 using sssp::edge_t;
 using sssp::weight_t;

@@ -1,7 +1,7 @@
 /// @file
 /// @brief Lab 09's test hooks (given code, not a task): the queue harness,
 /// which runs tasks 2 and 3 alone, or task 2 alone (queue_harness.cu), and the checkpoints,
-/// which run task 4's, task 6's, task 7's or task 8's device function once on state set by hand
+/// which run task 4's, 6's, 7's, 8's or 9's device function once on state set by hand
 /// (relax_checkpoint.cuh, checkpoints.cu). Only the graded tests and their binding call them; the
 /// solver's contracts are in lab09.hpp.
 ///
@@ -298,5 +298,37 @@ struct HandOutCheckpoint {
 /// `state`, calls hand_out_chunks once, with the harness's
 /// scan_readable_end (tasks 3 and 7 not run).
 [[nodiscard]] HandOutCheckpoint checkpoint_hand_out(const HandOutState& state);
+
+/// What task 9's checkpoint sets before the manager's warp measures the
+/// run twice (checkpoint_delta_signal): one pass's counters, the position,
+/// and the workers' counters at each of the two decisions.
+struct SignalState {
+  std::vector<unsigned> resv;  ///< Per bucket (32 entries): slots reserved (PassCounts::resv).
+  std::vector<unsigned> read;  ///< Per bucket: slots handed out, this pass's hand-out included (may pass resv).
+  unsigned head = 0;           ///< The head bucket, below 32.
+  unsigned buckets_used = 32;  ///< Run::buckets_used, 2 to 32.
+  dist_t delta = 1;            ///< position.delta, at least 1.
+  unsigned held_total = 0;     ///< Items the workers hold.
+  unsigned workers = 1;        ///< Run::workers, 1 to 1024.
+  double average_degree = 1;   ///< Run::average_degree, finite and at least 0.
+  unsigned long long seen_expansions = 0;  ///< DeltaHistory before the first decision: expansions,
+  unsigned long long seen_repeats = 0;     ///< and repeats.
+  /// Work::expansions and Work::repeats at the first decision (entry 0) and
+  /// at the second (entry 1); each counter at least the one before it.
+  std::vector<unsigned long long> expansions, repeats;
+};
+
+/// What measure_delta_signal (task 9) returned, called twice by one warp.
+struct SignalCheckpoint {
+  std::vector<DeltaSignal> first;                   ///< Per lane (32 entries): the first decision's signal.
+  std::vector<DeltaSignal> second;                  ///< Per lane: the second's, from the `seen` the first left.
+  std::vector<unsigned long long> seen_expansions;  ///< Per lane: DeltaHistory::expansions after the second,
+  std::vector<unsigned long long> seen_repeats;     ///< and DeltaHistory::repeats.
+};
+
+/// Task 9 alone: one warp, lane L holding bucket L's counters of `state`,
+/// calls measure_delta_signal at the first decision's counters, then, with
+/// the counters moved to the second's, again from the `seen` it left.
+[[nodiscard]] SignalCheckpoint checkpoint_delta_signal(const SignalState& state);
 
 }  // namespace lab09

@@ -3,7 +3,7 @@
 // frees expanded pages and maps pages ahead, hands out chunks of the open
 // buckets to idle workers (task 8, in hand_out.cuh, with task 3's scan
 // inside), retires the head (task 7),
-// decides a dynamic delta (adapt_delta, task 5 inside), watches for a stall
+// decides a dynamic delta (adapt_delta: task 9 measures, task 5 decides), watches for a stall
 // and ends the run. adds.cu includes it (one translation unit: see there).
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "chunk_tasks.cuh"
+#include "delta_signal.cuh"
 #include "hand_out.cuh"
 #include "lab09.hpp"
 #include "policy.cuh"
@@ -152,30 +153,14 @@ __device__ __forceinline__ void watch_progress(const Run& r, const cg::thread_bl
   return readable_end(r, b, read, mapped_end, resv);
 }
 
-// The dynamic delta's decision (task 5) on this pass's signal: how busy the
-// workers are (`held_total` items), how much of the waiting work is in the
-// last bucket, and how many expansions since the last decision were
-// repeats. Lane 0 adds it to the trace. Returns the new delta in every lane.
+// The dynamic delta's decision: this pass's signal (task 9's measurement),
+// task 5's next_delta of it, and the decision added to the trace by lane 0.
+// Returns the new delta in every lane.
 __device__ __forceinline__ dist_t adapt_delta(const Run& r, const cg::thread_block_tile<32>& warp, unsigned lane,
                                               const QueuePosition& position, const PassCounts& n, unsigned read,
                                               unsigned held_total, unsigned open_used, unsigned long long pass,
                                               DeltaHistory& seen) {
-  const unsigned last = (position.head + r.buckets_used - 1) % kBuckets;
-  // The scan may hand out slots reserved after this pass loaded resv.
-  const unsigned my_waiting = n.resv > read ? n.resv - read : 0;
-  const unsigned waiting = warp_sum(warp, my_waiting);
-  const unsigned last_waiting = __shfl_sync(0xFFFFFFFF, my_waiting, last);
-  const unsigned long long expansions = load_relaxed(&r.work->expansions);
-  const unsigned long long repeats = load_relaxed(&r.work->repeats);
-  DeltaSignal signal;
-  signal.delta = position.delta;
-  signal.utilisation = held_total * r.average_degree / (static_cast<double>(r.workers) * kBlock);
-  signal.tail_share = waiting == 0 ? 0.0 : static_cast<double>(last_waiting) / waiting;
-  signal.repeat_share = expansions == seen.expansions ? 0.0
-                                                      : static_cast<double>(repeats - seen.repeats) /
-                                                            static_cast<double>(expansions - seen.expansions);
-  seen.expansions = expansions;
-  seen.repeats = repeats;
+  const DeltaSignal signal = measure_delta_signal(r, warp, lane, position, n.resv, read, held_total, seen);
   const dist_t delta = next_delta(signal, r.bounds);
   if (lane == 0) {
     const unsigned t = atomicAdd(r.trace_count, 1u);

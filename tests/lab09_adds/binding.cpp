@@ -1,7 +1,7 @@
 // Lab 09's API across the worker boundary (tests/grader/runtime/rpc/api.hpp): the
 // worker serves the student's policy (bucket_of and next_delta, the host
 // versions of policy.cuh), the queue harness (tasks 2 and 3 alone), the
-// checkpoints (tasks 4, 6, 7 and 8 alone) and the solver; the graded tests call them here.
+// checkpoints (tasks 4, 6, 7, 8 and 9 alone) and the solver; the graded tests call them here.
 #include <vector>
 
 #include "lab09.hpp"
@@ -50,6 +50,11 @@ inline auto rpc_fields(HandOutCheckpoint& c) {
                   c.words, c.held_before, c.held, c.inflight, c.scans, c.partial_scans, c.scans_with_wrong_bounds,
                   c.wrong_bucket, c.wrong_mapped, c.wrong_resv);
 }
+inline auto rpc_fields(SignalState& s) {
+  return std::tie(s.resv, s.read, s.head, s.buckets_used, s.delta, s.held_total, s.workers, s.average_degree,
+                  s.seen_expansions, s.seen_repeats, s.expansions, s.repeats);
+}
+inline auto rpc_fields(SignalCheckpoint& c) { return std::tie(c.first, c.second, c.seen_expansions, c.seen_repeats); }
 inline auto rpc_fields(AddsStats& s) {
   return std::tie(s.passes, s.head_switches, s.expansions, s.repeats, s.local_expansions, s.published, s.final_delta);
 }
@@ -67,6 +72,7 @@ void sssp::rpc::register_lab(Registry& registry) {
   registry.function("lab09::checkpoint_chunk_end", &lab09::checkpoint_chunk_end);
   registry.function("lab09::checkpoint_retire_head", &lab09::checkpoint_retire_head);
   registry.function("lab09::checkpoint_hand_out", &lab09::checkpoint_hand_out);
+  registry.function("lab09::checkpoint_delta_signal", &lab09::checkpoint_delta_signal);
   registry.constructor<AddsSssp, const lab09::CsrGraph&, lab09::AddsOptions>("lab09::AddsSssp");
   registry.method("lab09::AddsSssp::run", &AddsSssp::run);
   registry.method("lab09::AddsSssp::delta", &AddsSssp::delta);
@@ -106,6 +112,10 @@ HeadCheckpoint checkpoint_retire_head(const HeadState& state) {
 
 HandOutCheckpoint checkpoint_hand_out(const HandOutState& state) {
   return sssp::rpc::call(&checkpoint_hand_out, "lab09::checkpoint_hand_out", state);
+}
+
+SignalCheckpoint checkpoint_delta_signal(const SignalState& state) {
+  return sssp::rpc::call(&checkpoint_delta_signal, "lab09::checkpoint_delta_signal", state);
 }
 
 struct AddsSssp::Impl {

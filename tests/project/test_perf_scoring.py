@@ -214,17 +214,23 @@ ROME_SETUP_MS = 2.0 + 2 * ROME_SOLVE_MS
 class FakeRunner:
     """Stands in for judging.Runner: each execute_with_env writes the
     GoogleTest XML report a lab's Perf test would have written, one record
-    per call from `records[worker]` in turn (the trusted path run_side reads)."""
+    per call from `records[worker]` in turn (the trusted path run_side reads);
+    past the list, its last record again (a round that runs once more, as
+    the same code would report it)."""
     timeout = 60.0
 
     def __init__(self, records: dict[str, list[str]]):
-        self.records = {side: iter(values) for side, values in records.items()}
+        self.records = {side: list(values) for side, values in records.items()}
+        self.served = {side: 0 for side in records}
         self.call_cost: dict[str, str] = {}  # the SSSP_PERF_CALL_COST each side's test program got
 
     def execute_with_env(self, argv, report, work, worker, extra_env):
         import xml.sax.saxutils as saxutils
-        self.call_cost[worker[0]] = extra_env["SSSP_PERF_CALL_COST"]
-        value = saxutils.quoteattr(next(self.records[worker[0]]))
+        side = worker[0]
+        self.call_cost[side] = extra_env["SSSP_PERF_CALL_COST"]
+        values = self.records[side]
+        value = saxutils.quoteattr(values[min(self.served[side], len(values) - 1)])
+        self.served[side] += 1
         report.write_text(f'<testsuites><testsuite name="Perf"><testcase name="ExtractMinDijkstra" classname="Perf">'
                           f'<properties><property name="perf_ExtractMinDijkstra_0" value={value}/></properties>'
                           '</testcase></testsuite></testsuites>')
@@ -351,6 +357,34 @@ class WorkBeforeTheClock(unittest.TestCase):
         self.assertTrue(0.0 < score.fraction < 0.2, score.reason)
         self.assertIn("charged 100 ms", score.reason)
         self.assertIn("charged 100 ms", item.output, "the table names the charge")
+
+    def test_a_round_charged_by_the_hosts_noise_alone_runs_again(self):
+        # Lab 06's reference against itself on an H200 beside three other
+        # gradings: one round's setup 2.5x the reference's. The round runs
+        # again on the same sources; the clean run counts, and nothing is charged.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)] * 2
+        spiked, clean = record(2.5 * ROME_SETUP_MS + 30, *[ROME_SOLVE_MS] * 5), record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)
+        score, item = self.grade([spiked, clean, clean], reference)
+        self.assertEqual((score.fraction, score.charged_ms), (1.0, 0.0), score.reason)
+        self.assertIn("1 of 2 rounds of yours ran twice", item.output)
+        # The spike in both runs of its round: charged, so it is a spike the rule sees.
+        score, _ = self.grade([spiked, spiked, clean], reference)
+        self.assertGreater(score.charged_ms, 0.0, score.reason)
+
+    def test_work_before_the_clock_stays_charged_when_its_round_runs_again(self):
+        # A table built in every run: the second run is charged as the first.
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)]
+        score, item = self.grade([record(276.0, *[ROME_SOLVE_MS] * 5)] * 2, reference)
+        self.assertAlmostEqual(score.charged_ms, 100.0, places=3)
+        self.assertIn("1 of 1 round of yours ran twice", item.output)
+
+    def test_a_second_run_that_gives_a_wrong_answer_counts(self):
+        reference = [record(ROME_SETUP_MS, *[ROME_SOLVE_MS] * 5)]
+        wrong = "file:rome99.gr.gz | setup 2.0000/76.0000 | " + " ".join([f"{ROME_SOLVE_MS:.4f}/1.0/1"] * 4 +
+                                                                         [f"{ROME_SOLVE_MS:.4f}/1.0/0"])
+        score, _ = self.grade([record(276.0, *[ROME_SOLVE_MS] * 5), wrong], reference)
+        self.assertEqual(score.fraction, 0.0, score.reason)
+        self.assertIn("wrong answer", score.reason)
 
     def test_the_setup_knobs_are_checked_by_name(self):
         scale = parse_scale({"points": 15, "refuse_under": 0.1, "setup_factor": 3, "setup_slack_ms": 20})

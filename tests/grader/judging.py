@@ -162,14 +162,17 @@ class Runner:
         return [f"{suite.get('name')}.{case.get('name')}" for suite in root.iter("testsuite")
                 for case in suite.iter("testcase")]
 
-    def run_all(self, jobs: list[tuple[Program, Result]], gpu_workers: int = 1) -> None:
+    def run_all(self, jobs: list[tuple[Program, Result]], gpu_workers: int = 1,
+                alone: frozenset[str] = frozenset()) -> None:
         """Runs the CPU tests in parallel, then the GPU tests `gpu_workers` at a
-        time (grading runs them one at a time, since they share the GPU and
-        some time it), then the hidden-graph tests one at a time, alone."""
+        time but those named in `alone` (tests that time the GPU: each then runs
+        with nothing beside it), then the hidden-graph tests one at a time, alone."""
         visible = [j for j in jobs if not is_hidden_graph_test(j[1].name)]
         hidden = [j for j in jobs if is_hidden_graph_test(j[1].name)]
+        gpu = [j for j in visible if j[0].kind == "gpu"]
         for kind_jobs, workers in (([j for j in visible if j[0].kind != "gpu"], os.cpu_count() or 1),
-                                   ([j for j in visible if j[0].kind == "gpu"], gpu_workers), (hidden, 1)):
+                                   ([j for j in gpu if j[1].name not in alone], gpu_workers),
+                                   ([j for j in gpu if j[1].name in alone], 1), (hidden, 1)):
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
                 list(pool.map(lambda job: self.run(*job), kind_jobs))
 

@@ -13,6 +13,12 @@ import sys
 OUTPUT_LIMIT = 4000  # characters of a failing test's output kept in reports
 MEMORY_LIMIT_MIB = 4096  # default data-segment cap of a test process
 TEST_TIMEOUT = 60.0  # default seconds per test: what a student is graded under
+# Graded GPU tests a grading runs at once on its GPU, each in its own process
+# and worker: a test's fixed cost (its process, the worker, a CUDA context)
+# overlaps the others' solving. The course's mutants are proven caught with
+# as many at once (check_mutants --gpu-jobs 4, five runs in a row); a test
+# that times the GPU runs alone (the rubric's "gpu_alone").
+GPU_TEST_JOBS = 4
 FILE_SIZE_LIMIT = 64 << 20  # bytes a test process may write to one file (its output included)
 
 # Sets the limits of a test process, then becomes it. A trampoline rather than

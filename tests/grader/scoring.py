@@ -11,6 +11,7 @@ import time
 
 from . import perf, plot
 from .judging import Runner, gtest_filter_matches, missing_for
+from .limits import GPU_TEST_JOBS
 from .model import GradingError, LabReport, Program, ProgramError, Result
 from .sanitizer import SANITIZER_ITEM, SanitizerSetup, tool_patterns
 
@@ -31,6 +32,19 @@ def rubric_results(lab: str, entry: dict) -> list[Result]:
         item = entry["sanitizer"]
         results.append(Result(lab, SANITIZER_ITEM, float(item["points"]), item.get("visibility", "visible")))
     return results
+
+
+def gpu_alone(lab: str, entry: dict) -> frozenset[str]:
+    """The graded tests of a rubric entry's "gpu_alone": tests that time the
+    GPU (lab 05's copy/compute overlap reads event times), run with nothing
+    beside them. GradingError for a name that is not a graded test: a typo
+    would let that test run beside others, silently."""
+    names = entry.get("gpu_alone", [])
+    unknown = sorted(set(names) - set(entry["tests"]))
+    if unknown:
+        raise GradingError(f"{lab}: gpu_alone in tests/{lab}/rubric.json names {', '.join(unknown)}, "
+                           "which are not graded tests of the lab")
+    return frozenset(names)
 
 
 def skip(result: Result, reason: str, missing: str) -> None:
@@ -152,7 +166,7 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
     item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
     perf_item = next((r for r in report.results if r.name == perf.PERF_ITEM), None)
     started = time.monotonic()
-    runner.run_all(jobs)
+    runner.run_all(jobs, gpu_workers=GPU_TEST_JOBS, alone=gpu_alone(lab, entry))
     report.seconds["graded tests"] = time.monotonic() - started
     if perf_item is not None and not sanitizer_only:  # alone on the GPU: after the tests
         started = time.monotonic()

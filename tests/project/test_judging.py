@@ -53,6 +53,25 @@ class HiddenGraphTests(unittest.TestCase):
             later = [other for other, (s, _) in runner.spans.items() if other not in hidden and s >= end]
             self.assertEqual(later, [], f"visible tests ran after {name}")
 
+    def test_gpu_tests_run_several_at_once_but_a_test_that_times_the_gpu_runs_alone(self):
+        from tests.grader.limits import GPU_TEST_JOBS
+        from tests.grader.scoring import gpu_alone
+        from tests.grader.model import GradingError
+        gpu = Program("gpu-tests", "gpu")
+        names = [f"Visible.Gpu{i}" for i in range(8)] + ["Streams.CopiesOverlap"]
+        runner = RecordingRunner()
+        entry = {"tests": {name: {"points": 1} for name in names}, "gpu_alone": ["Streams.CopiesOverlap"]}
+        runner.run_all([(gpu, Result("lab", name, 1.0, "visible")) for name in names], gpu_workers=GPU_TEST_JOBS,
+                       alone=gpu_alone("lab", entry))
+        spans = runner.spans
+        start, end = spans["Streams.CopiesOverlap"]
+        self.assertEqual([n for n, (s, e) in spans.items() if n != "Streams.CopiesOverlap" and s < end and e > start],
+                         [], "a gpu_alone test ran beside others")
+        most = max(sum(1 for s, e in spans.values() if s <= t < e) for t, _ in spans.values())
+        self.assertEqual(most, GPU_TEST_JOBS, "the other GPU tests run GPU_TEST_JOBS at once")
+        with self.assertRaisesRegex(GradingError, "gpu_alone .* names Streams.CopiesOverlaps"):
+            gpu_alone("lab", {"tests": entry["tests"], "gpu_alone": ["Streams.CopiesOverlaps"]})
+
     def test_which_tests_are_hidden_graph_tests(self):
         for name in ("Lab01/Sssp.HiddenGraphs/Dijkstra", "Bfs.HiddenGraphs", "NearFar.HiddenGraphs"):
             self.assertTrue(judging.is_hidden_graph_test(name), name)

@@ -215,6 +215,31 @@ TEST(Lab09Options, CheckpointsRefuseBadStates) {
   bad_hand = hand;
   bad_hand.read[5] = 3;
   expect_state_refused(hand_out(bad_hand), "readable of bucket 5", "a readable end below read");
+
+  lab09::SignalState signal;
+  signal.resv.assign(lab09::kBuckets, 0);
+  signal.read.assign(lab09::kBuckets, 0);
+  signal.expansions = {10, 20};
+  signal.repeats = {1, 2};
+  const auto measure = [](const lab09::SignalState& s) { return [s] { (void)lab09::checkpoint_delta_signal(s); }; };
+  lab09::SignalState bad_signal = signal;
+  bad_signal.read.resize(31);
+  expect_state_refused(measure(bad_signal), "read", "31 read ends");
+  bad_signal = signal;
+  bad_signal.buckets_used = 1;
+  expect_state_refused(measure(bad_signal), "buckets_used", "one bucket in use");
+  bad_signal = signal;
+  bad_signal.workers = 0;
+  expect_state_refused(measure(bad_signal), "workers", "no worker block");
+  bad_signal = signal;
+  bad_signal.average_degree = std::nan("");
+  expect_state_refused(measure(bad_signal), "average_degree", "an average degree that is not a number");
+  bad_signal = signal;
+  bad_signal.repeats = {2, 1};
+  expect_state_refused(measure(bad_signal), "repeats", "a repeat count that went down");
+  bad_signal = signal;
+  bad_signal.expansions = {10};
+  expect_state_refused(measure(bad_signal), "expansions", "counters for one decision only");
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ from .judging import last_step, test_output
 from .limits import how_it_ended
 from .model import GradingError
 
-SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "cpu_share_limit", "cpu_share_margin", "refuse_under",
+SCALE_KEYS = {"points", "full_at", "zero_at", "noise_floor", "noise_cap", "cpu_share_limit", "cpu_share_margin", "refuse_under",
               "setup_factor", "setup_slack_ms", "call_floor"}
 PLAN_KEYS = {"graphs", "repeats", "warmup", "rounds", "visibility"}
 
@@ -82,6 +82,7 @@ class PerfScale:
     full_at: float = 1.2  # ratio at or under which the graph earns everything
     zero_at: float = 4.0  # ratio at or over which it earns nothing
     noise_floor: float = 0.03  # the least relative spread assumed for either side
+    noise_cap: float = 0.10  # the most noise that counts: the student's own calls widen the spread
     cpu_share_limit: float = 0.5  # worker CPU time per second of solving always allowed
     cpu_share_margin: float = 0.35  # and how far above the reference's own share a solve may go
     refuse_under: float = 0.25  # a ratio this far under the reference's is refused, not rewarded
@@ -97,6 +98,8 @@ class PerfScale:
                                f"zero_at {self.zero_at}")
         if not 0.0 <= self.noise_floor < 0.5:
             raise GradingError(f"perf item: noise_floor must be in [0, 0.5), got {self.noise_floor}")
+        if not self.noise_floor <= self.noise_cap < 0.5:
+            raise GradingError(f"perf item: noise_cap must be in [noise_floor, 0.5), got {self.noise_cap}")
         if not self.cpu_share_limit > 0:
             raise GradingError(f"perf item: cpu_share_limit must be > 0, got {self.cpu_share_limit}")
         if not self.cpu_share_margin >= 0:
@@ -111,6 +114,16 @@ class PerfScale:
         if not 0.0 < self.call_floor <= 1.0:
             raise GradingError(f"perf item: call_floor must be in (0, 1] (0 would let a time vanish), got "
                                f"{self.call_floor}")
+
+    def counted_noise(self, noise: float) -> float:
+        """The part of a measured noise that the verdict counts: at most
+        `noise_cap`. The spread comes from the pairs, half of whose times are
+        the student's: a solver that stalls a few of its calls on purpose
+        widens it at will (three stalls in ten made a 3x solver's noise 237,
+        judged at 3 / 238: full marks, 2026-11-29), so no spread may earn more
+        than the cap, which the reference's own runs stay under (3-19% on
+        H200s, 2026-11-28)."""
+        return min(noise, self.noise_cap)
 
     def solve_ms(self, wall_ms: float, call_ms: float) -> float:
         """A call's time less the call's fixed cost `call_ms` (the reference
@@ -149,6 +162,11 @@ def parse_scale(entry: dict) -> PerfScale:
         return PerfScale(**{k: float(v) for k, v in entry.items() if k in SCALE_KEYS})
     except (TypeError, ValueError) as e:
         raise GradingError(f"perf item: {e}") from e
+
+
+def noise_text(noise: float, scale: PerfScale) -> str:
+    """A measured noise as a verdict names it, with the cap when it applies."""
+    return f"noise {noise:.0%}" + (f", at most {scale.noise_cap:.0%} counted" if noise > scale.noise_cap else "")
 
 
 def relative_spread(times_ms: list[float]) -> float:
@@ -308,7 +326,7 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
     pair_ratios = [(scale.solve_ms(s.wall_ms, call) + a) / r for s, a, r in zip(student, added, reference_solves)]
     ratio = statistics.median(pair_ratios)
     noise = max(relative_spread(pair_ratios) / math.sqrt(len(pair_ratios)), scale.noise_floor)
-    judged = ratio / (1.0 + noise)
+    judged = ratio / (1.0 + scale.counted_noise(noise))
     share = fraction(judged, scale)
     setup_note = ""
     if charged_ms > 0:
@@ -320,21 +338,21 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
                       f"{scale.setup_factor:g}x the reference's construction and its warm-ups at your ratio, plus "
                       f"{scale.setup_slack_ms:g} ms, was added to each timed solve of its round: work done before "
                       f"the clock starts still counts ({uncharged:.2f}x before the charge)")
-    if uncharged * (1.0 + uncharged_noise) < scale.refuse_under:
+    if uncharged * (1.0 + scale.counted_noise(uncharged_noise)) < scale.refuse_under:
         share = 0.0
         reason = (f"refused: {uncharged:.2f}x the reference in the timed solves is faster than an honest solver "
-                  f"can be (noise {uncharged_noise:.0%}; the floor is {scale.refuse_under:g}x of the course's own solver of the same "
+                  f"can be ({noise_text(uncharged_noise, scale)}; the floor is {scale.refuse_under:g}x of the course's own solver of the same "
                   "algorithm, timed on the same GPU in the same run): each source is drawn after the previous "
                   "answer came back, so an answer looked up from work done before the call, or a different "
                   "algorithm than the lab's, reads like this. If your solver is honestly this fast, show your "
                   "instructor")
     elif share == 1.0:
-        reason = f"{ratio:.2f}x the reference: full marks need at most {scale.full_at:g}x (noise {noise:.0%})"
+        reason = f"{ratio:.2f}x the reference: full marks need at most {scale.full_at:g}x ({noise_text(noise, scale)})"
     elif share == 0.0:
-        reason = f"{ratio:.2f}x the reference: {scale.zero_at:g}x or more earns nothing (noise {noise:.0%})"
+        reason = f"{ratio:.2f}x the reference: {scale.zero_at:g}x or more earns nothing ({noise_text(noise, scale)})"
     else:
         reason = (f"{ratio:.2f}x the reference: {share:.0%} of the graph's share; full marks need at most "
-                  f"{scale.full_at:g}x (noise {noise:.0%})")
+                  f"{scale.full_at:g}x ({noise_text(noise, scale)})")
     call_note = ""
     call_ratio = None
     if call_ms is not None:
@@ -607,8 +625,8 @@ def table(scores: list[GraphScore], plan: PerfPlan, earned: float, missing: dict
              "reference's, each less the call ms: what a call that solves nothing (the request, the download of "
              "the distances, the answer's way back) cost the reference's worker on that graph, so that the ratio "
              f"compares the solves (a time keeps at least {plan.scale.call_floor:.0%} of itself). Full marks at or under {plan.scale.full_at:g}x, nothing at {plan.scale.zero_at:g}x or "
-             "more, each doubling between costing the same; a ratio within the measured noise of a line gets the "
-             "better side. Timed by the grader around each call (answers checked, every one) and around the work "
+             "more, each doubling between costing the same; a ratio within the measured noise (counted up to "
+             f"{plan.scale.noise_cap:.0%}) of a line gets the better side. Timed by the grader around each call (answers checked, every one) and around the work "
              f"before the first timed call (over {plan.scale.setup_factor:g}x the reference's plus "
              f"{plan.scale.setup_slack_ms:g} ms, charged to each timed solve); a ratio under "
              f"{plan.scale.refuse_under:g}x is refused.",

@@ -40,6 +40,7 @@ class Scale(unittest.TestCase):
         for entry, phrase in (({"points": -1}, "points"), ({"points": 5, "full_at": 0.9}, "full_at"),
                               ({"points": 5, "full_at": 3, "zero_at": 2}, "full_at < zero_at"),
                               ({"points": 5, "noise_floor": 0.7}, "noise_floor"),
+                              ({"points": 5, "noise_cap": 0.01}, "noise_cap"), ({"points": 5, "noise_cap": 0.6}, "noise_cap"),
                               ({"points": 5, "cpu_share_limit": 0}, "cpu_share_limit"),
                               ({"points": 5, "cpu_share_margin": -1}, "cpu_share_margin"),
                               ({"points": 5, "ful_at": 1.5}, "unknown keys ['ful_at']"),
@@ -92,8 +93,32 @@ class Graphs(unittest.TestCase):
         self.assertGreater(spread, 0.25)
         s = score_graph("g", student, reference, SCALE)
         self.assertAlmostEqual(s.noise, spread / 10 ** 0.5)
-        self.assertAlmostEqual(s.judged_ratio, 1.5 / (1 + spread / 10 ** 0.5))
+        self.assertAlmostEqual(s.judged_ratio, 1.5 / (1 + SCALE.counted_noise(spread / 10 ** 0.5)))
         self.assertLess(s.fraction, 0.9, "judged at 1.5 / 1.2 it would have full marks")
+
+    def test_stalling_a_few_calls_buys_no_noise_credit(self):
+        # Attack: a solver 3x the reference's on every source, which also
+        # stalls three of its ten calls a thousandfold (a sleep, a spin on the
+        # GPU's clock). The median pair is still 3x, but the stalls make the
+        # pairs' interquartile range as wide as the student likes; an
+        # unbounded noise term judged it at 3x / (1 + 100) and gave full marks.
+        reference = runs(*[10.0] * 10)
+        honest = score_graph("g", runs(*[30.0] * 10), reference, SCALE)
+        stalling = score_graph("g", runs(*[30.0] * 7, 30000.0, 30000.0, 30000.0), reference, SCALE)
+        self.assertAlmostEqual(stalling.ratio, 3.0)
+        self.assertGreater(stalling.noise, 10.0, "the spread the stalls make is still reported")
+        self.assertLessEqual(stalling.fraction, fraction(3.0 / (1 + SCALE.noise_cap), SCALE) + 1e-9)
+        self.assertLess(stalling.fraction - honest.fraction, 0.06, "the noise credit is capped")
+        self.assertIn(f"at most {SCALE.noise_cap:.0%} counted", stalling.reason)
+
+    def test_stalling_a_few_calls_does_not_escape_the_lookup_floor(self):
+        # The same stalls on a lookup (0.05x on the other calls): an unbounded
+        # noise term gave it the benefit of the doubt at 0.05 * (1 + noise) and
+        # then full marks; the floor is judged with the capped noise.
+        reference = runs(*[10.0] * 10)
+        s = score_graph("g", runs(*[0.5] * 7, 30000.0, 30000.0, 30000.0), reference, SCALE)
+        self.assertEqual(s.fraction, 0.0)
+        self.assertIn("refused", s.reason)
 
     def test_slow_earns_part_very_slow_nothing(self):
         part = score_graph("g", runs(20, 20, 20), runs(10, 10, 10), SCALE)

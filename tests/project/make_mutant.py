@@ -6,8 +6,9 @@
       "find", "replace"), or several ("changes": a list of such objects), or
       a calibration of the speed item ("calibration": "twice" or
       "one_and_a_half", "solvers": {FILE: CLASS}: each CLASS::run in FILE
-      made to do its whole solve twice, or followed by GPU time of half its
-      length; the code is written here, once for every lab). Fails if a
+      made to solve twice (the extra solve without the download of its
+      answer), or its solve followed by GPU time of half its length; the
+      code is written here, once for every lab). Fails if a
       snippet to replace is not found exactly once (the solution changed:
       update solutions/LAB/mutants.json).
     python3 -m tests.project.make_mutant --revert-task LAB N SOLUTION_DIR OUT_DIR
@@ -24,16 +25,44 @@ from tests.grader import lab_data  # each lab's rubric.json and mutants.json
 from common.tools import make_skeleton  # the task regions, the same TODOs
 
 
-# The calibration variants (issue 45) wrap a solver's whole run(): everything
-# the solver does for a call (its reset, its solve, its last look, the
-# download of the distances), not only what timed_run() times, so that
-# "twice" reads 2x to a clock around the call less the call's own cost.
-# A thread-local flag lets the wrapper call run() itself once without
-# recursing further.
-CALIBRATION_KERNEL = """#include <chrono>
+# The calibration variants (issue 45) scale a solver's solve as the speed
+# item sees it: a call's time less what a call that solves nothing costs (the
+# runtime's null solver: timed_run's download of the n distances, the answer's
+# way back). So they scale everything run() does but that download: its reset,
+# its solve, its last look. Each solver file gets the block below at its top
+# and calls calibration_timed_run where it called sssp::cuda::timed_run (the
+# same steps, through timed_run itself); the run() header gets the body of its
+# kind. Written once here for every lab; the mutant's sources are generated.
+CALIBRATION_BLOCK = """#include <chrono>
+
+#include "sssp/cuda/timed_run.cuh"
 
 namespace {
-// Calibration mutant: waits on the GPU's clock (%globaltimer) for `ns` nanoseconds.
+DECLARATIONS
+// sssp::cuda::timed_run, with the calibration's step after the solver's algorithm.
+template <typename Value, typename Algorithm>
+sssp::RunResult<Value> calibration_timed_run(const sssp::cuda::DeviceTodo& todo, sssp::vertex_t source,
+                                             sssp::vertex_t num_vertices, Algorithm&& algorithm,
+                                             cudaStream_t stream = nullptr) {
+  return sssp::cuda::timed_run<Value>(
+      todo, source, num_vertices,
+      [&](sssp::Counters& work) -> const sssp::cuda::DeviceBuffer<Value>& {
+        const sssp::cuda::DeviceBuffer<Value>& answer = algorithm(work);
+AFTER_ALGORITHM
+      },
+      stream);
+}
+}  // namespace
+
+"""
+CALIBRATION_DECLARATIONS = {
+    "twice": """// Calibration mutant (tests/project/make_mutant.py): set while run() calls itself for the extra solve.
+thread_local bool calibration_inner = false;
+""",
+    "one_and_a_half": """// Calibration mutant (tests/project/make_mutant.py): when run() began.
+thread_local std::chrono::steady_clock::time_point calibration_started;
+
+// Waits on the GPU's clock (%globaltimer) for `ns` nanoseconds.
 __global__ void calibration_wait_on_gpu_clock(unsigned long long ns) {
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -41,13 +70,26 @@ __global__ void calibration_wait_on_gpu_clock(unsigned long long ns) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
   } while (now - start < ns);
 }
-}  // namespace
-
-"""
-CALIBRATION_BODY = {
+""",
+}
+CALIBRATION_AFTER_ALGORITHM = {
+    # The extra solve downloads one value, not n: the download is the call's
+    # cost, which the item takes out once, not the solve's.
+    "twice": """        if (!calibration_inner) return answer;
+        static const auto* one_value = new sssp::cuda::DeviceBuffer<Value>(1, "calibration");
+        return *one_value;""",
+    # Half of what run() took up to here (its reset and solve, the GPU's work
+    # finished), waited on the GPU before timed_run stops its clock.
+    "one_and_a_half": """        SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+        const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                                               calibration_started);
+        calibration_wait_on_gpu_clock<<<1, 1, 0, stream>>>(static_cast<unsigned long long>(took.count()) / 2);
+        SSSP_CUDA_CHECK_LAUNCH();
+        return answer;""",
+}
+CALIBRATION_RUN_BODY = {
     "twice": """
-  // Calibration mutant: every call does its whole solve exactly twice; the first answer is thrown away.
-  static thread_local bool calibration_inner = false;
+  // Calibration mutant: every call solves twice, the first time without downloading its answer.
   if (!calibration_inner) {
     calibration_inner = true;
     struct Leave {
@@ -57,30 +99,19 @@ CALIBRATION_BODY = {
   }
 """,
     "one_and_a_half": """
-  // Calibration mutant: every call's whole solve is followed by GPU time of half its own length.
-  static thread_local bool calibration_inner = false;
-  if (!calibration_inner) {
-    calibration_inner = true;
-    struct Leave {
-      ~Leave() { calibration_inner = false; }
-    } leave;
-    const auto start = std::chrono::steady_clock::now();
-    auto answer = run(ARGS);
-    const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
-    calibration_wait_on_gpu_clock<<<1, 1>>>(static_cast<unsigned long long>(took.count()) / 2);
-    SSSP_CUDA_CHECK_LAUNCH();
-    SSSP_CUDA_CHECK(cudaDeviceSynchronize());
-    return answer;
-  }
+  // Calibration mutant: every call's solve is followed by GPU time of half its own length.
+  calibration_started = std::chrono::steady_clock::now();
 """,
 }
+TIMED_RUN = "sssp::cuda::timed_run<"
 
 
 def calibration_changes(mutant: dict, solution_dir: str) -> list[dict] | None:
-    """The find/replace changes of a "calibration" mutant, written from the templates above."""
+    """The find/replace changes of a "calibration" mutant, written from the templates above:
+    per solver file, the block at its top, run()'s body and each call of timed_run."""
     kind = mutant["calibration"]
-    if kind not in CALIBRATION_BODY:
-        print(f"mutant {mutant['name']}: calibration '{kind}' is none of {', '.join(CALIBRATION_BODY)}",
+    if kind not in CALIBRATION_RUN_BODY:
+        print(f"mutant {mutant['name']}: calibration '{kind}' is none of {', '.join(CALIBRATION_RUN_BODY)}",
               file=sys.stderr)
         return None
     changes = []
@@ -90,14 +121,23 @@ def calibration_changes(mutant: dict, solution_dir: str) -> list[dict] | None:
         if header is None:
             print(f"mutant {mutant['name']}: no definition of {solver}::run in {file}", file=sys.stderr)
             return None
+        # The one call of timed_run comes after run()'s header: run() is what it wraps.
+        call = text.find(TIMED_RUN, header.end())
+        if call < 0 or text.count(TIMED_RUN) != 1:
+            print(f"mutant {mutant['name']}: {file} calls {TIMED_RUN[:-1]} {text.count(TIMED_RUN)} times, "
+                  "expected once, in run()", file=sys.stderr)
+            return None
         args = ", ".join(param.split()[-1].lstrip("*&") for param in header[1].split(","))
-        changes.append({"file": file, "find": header[0], "replace": header[0] + CALIBRATION_BODY[kind].replace(
-            "ARGS", args)})
-        if kind == "one_and_a_half":
-            # At the file's top (after a #pragma once), outside every namespace: <chrono> and the kernel.
-            first = "#pragma once\n" if text.startswith("#pragma once\n") else text.splitlines(keepends=True)[0]
-            changes.append({"file": file, "find": first, "replace": (first + "\n" + CALIBRATION_KERNEL)
-                            if first == "#pragma once\n" else CALIBRATION_KERNEL + first})
+        body = CALIBRATION_RUN_BODY[kind].replace("ARGS", args)
+        # run()'s header through the call of timed_run: one change, so that each snippet is found once.
+        changes.append({"file": file, "find": text[header.start():call + len(TIMED_RUN)],
+                        "replace": header[0] + body + text[header.end():call] + "calibration_timed_run<"})
+        block = CALIBRATION_BLOCK.replace("DECLARATIONS", CALIBRATION_DECLARATIONS[kind]).replace(
+            "AFTER_ALGORITHM", CALIBRATION_AFTER_ALGORITHM[kind])
+        # At the file's top (after a #pragma once), outside every namespace.
+        first = "#pragma once\n" if text.startswith("#pragma once\n") else text.splitlines(keepends=True)[0]
+        changes.append({"file": file, "find": first, "replace": (first + "\n" + block)
+                        if first == "#pragma once\n" else block + first})
     return changes
 
 

@@ -9,6 +9,7 @@ REPO = Path(__file__).resolve().parents[2]
 from tests.grader import lab_data  # each lab's rubric.json and mutants.json
 from tests.project.check_perf import share_range
 from tests.grader.perf import fraction, parse_scale
+from tests.project import make_mutant
 
 # The calibration variants and the ratio of the solves each is built to read.
 CALIBRATIONS = {"calibration_solves_twice": 2.0, "calibration_solves_one_and_a_half": 1.5}
@@ -50,6 +51,28 @@ class ShareRange(unittest.TestCase):
                         self.assertAlmostEqual(mutant["perf_share_expected"],
                                                fraction(CALIBRATIONS[mutant["name"]], scale), delta=0.005)
             self.assertEqual(names, set(CALIBRATIONS), f"{lab}: every GPU lab has both calibrations")
+
+
+class CalibrationSources(unittest.TestCase):
+    def test_every_calibration_wraps_its_solvers_one_call_of_timed_run(self):
+        # The variants scale what the item calls the solve (a call less what a
+        # call that solves nothing costs), so each solver's run() goes through
+        # calibration_timed_run: its one call of timed_run, after run()'s header.
+        rubric = lab_data.load_rubric()
+        for lab in (lab for lab in rubric if "perf" in rubric[lab]):
+            for mutant in (m for m in lab_data.lab_mutants(lab) if "calibration" in m):
+                with self.subTest(lab=lab, mutant=mutant["name"]):
+                    files = make_mutant.mutate(lab, mutant["name"], str(REPO / "solutions" / lab))
+                    self.assertIsNotNone(files, "make_mutant could not write it (see its message)")
+                    for file, solver in mutant["solvers"].items():
+                        text = files[file]
+                        self.assertEqual(text.count("calibration_timed_run("), 1, f"{file}: defined once")
+                        self.assertEqual(text.count("calibration_timed_run<"), 1, f"{file}: called once")
+                        self.assertEqual(text.count("sssp::cuda::timed_run<"), 1, f"{file}: only inside the wrapper")
+                        run = text.index(f"{solver}::run(")
+                        self.assertLess(run, text.rindex("calibration_timed_run<"), f"{file}: called in run()")
+                        self.assertIn(make_mutant.CALIBRATION_RUN_BODY[mutant["calibration"]].splitlines()[1],
+                                      text[run:])
 
 
 if __name__ == "__main__":

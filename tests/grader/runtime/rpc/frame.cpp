@@ -1,12 +1,10 @@
 #include "rpc/frame.hpp"
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 namespace sssp::rpc {
 
@@ -53,13 +51,6 @@ std::optional<std::string> read_frame(int fd) {
     if (!read_all(fd, bytes.data() + have, step)) return std::nullopt;
   }
   return bytes;
-}
-
-void keep_freed_memory() {
-  // No allocation from mmap (which munmap gives back on free), and no
-  // trimming of the heap's top: freed pages are reused, never faulted in again.
-  (void)::mallopt(M_MMAP_MAX, 0);
-  (void)::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
 
 }  // namespace sssp::rpc

@@ -56,7 +56,6 @@ void* Registry::find(std::uint64_t handle, const char* type) const {
 int main(int argc, char** argv) {
   constexpr int kRequestFd = 3;
   constexpr int kAnswerFd = 4;
-  sssp::rpc::keep_freed_memory();
   for (int i = 1; i < argc; ++i) {
     if (std::string_view(argv[i]) == sssp::rpc::kWarmGpuFlag) sssp::rpc::warm_up_gpu();
   }

@@ -48,8 +48,9 @@ class ShareRange(unittest.TestCase):
                     share_range(mutant)
                     if mutant["name"] in CALIBRATIONS:
                         names.add(mutant["name"])
-                        self.assertAlmostEqual(mutant["perf_share_expected"],
-                                               fraction(CALIBRATIONS[mutant["name"]], scale), delta=0.005)
+                        # The scale's share of the ratio judged with the least noise the item assumes.
+                        judged = CALIBRATIONS[mutant["name"]] / (1 + scale.noise_floor)
+                        self.assertAlmostEqual(mutant["perf_share_expected"], fraction(judged, scale), delta=0.005)
             self.assertEqual(names, set(CALIBRATIONS), f"{lab}: every GPU lab has both calibrations")
 
 

@@ -161,6 +161,10 @@ def main(argv: list[str], description: str) -> int:
                      "no GPU or no reference solution")
     parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
                         help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
+    parser.add_argument("--sanitizer-beside-tests", action="store_true",
+                        help="run the compute-sanitizer item beside the GPU tests that share the GPU, not after "
+                             "the performance item: a shorter grading (never beside a test that times the GPU, a "
+                             "hidden-graph test or the performance item)")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
                         help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
     parser.add_argument("--results-json",
@@ -263,7 +267,8 @@ def main(argv: list[str], description: str) -> int:
             no_build=args.no_build, submission=bool(args.submission), data_dir=args.data_dir,
             hidden_graphs=args.hidden_graphs, timeout=args.timeout, memory_limit=args.memory_limit,
             build_gpu_labs=args.build_gpu_labs, sanitize=args.sanitize, sanitize_only=args.sanitize_only,
-            sanitizer_timeout=args.sanitizer_timeout, perf=args.perf, perf_only=args.perf_only)
+            sanitizer_timeout=args.sanitizer_timeout, sanitizer_beside_tests=args.sanitizer_beside_tests,
+            perf=args.perf, perf_only=args.perf_only)
         reports = pipeline.grade(config, labs, rubric)
     except Exception as error:  # noqa: BLE001  (results.json must say why grading stopped)
         if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):

@@ -23,6 +23,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Callable
 
 from .limits import OUTPUT_LIMIT, cut, how_it_ended, limited_command
 from .model import Program, ProgramError, Result
@@ -163,18 +164,26 @@ class Runner:
                 for case in suite.iter("testcase")]
 
     def run_all(self, jobs: list[tuple[Program, Result]], gpu_workers: int = 1,
-                alone: frozenset[str] = frozenset()) -> None:
+                alone: frozenset[str] = frozenset(), beside: Callable[[], None] | None = None) -> None:
         """Runs the CPU tests in parallel, then the GPU tests `gpu_workers` at a
         time but those named in `alone` (tests that time the GPU: each then runs
-        with nothing beside it), then the hidden-graph tests one at a time, alone."""
+        with nothing beside it), then the hidden-graph tests one at a time, alone.
+        `beside` (the compute-sanitizer item, when asked) runs in a thread of its
+        own beside the GPU tests that may share the GPU, and has ended before the
+        `alone` and hidden-graph tests start; what it raises is raised here."""
         visible = [j for j in jobs if not is_hidden_graph_test(j[1].name)]
         hidden = [j for j in jobs if is_hidden_graph_test(j[1].name)]
         gpu = [j for j in visible if j[0].kind == "gpu"]
-        for kind_jobs, workers in (([j for j in visible if j[0].kind != "gpu"], os.cpu_count() or 1),
-                                   ([j for j in gpu if j[1].name not in alone], gpu_workers),
-                                   ([j for j in gpu if j[1].name in alone], 1), (hidden, 1)):
-            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        phases = (([j for j in visible if j[0].kind != "gpu"], os.cpu_count() or 1, None),
+                  ([j for j in gpu if j[1].name not in alone], gpu_workers, beside),
+                  ([j for j in gpu if j[1].name in alone], 1, None), (hidden, 1, None))
+        for kind_jobs, workers, alongside in phases:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as side, \
+                    concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+                started = side.submit(alongside) if alongside is not None else None
                 list(pool.map(lambda job: self.run(*job), kind_jobs))
+                if started is not None:
+                    started.result()
 
     def run(self, program: Program, result: Result) -> Result:
         """Runs the test `result` names in a process of its own and judges it into `result`."""

@@ -36,6 +36,7 @@ class GradingConfig:
     sanitize: bool = False
     sanitize_only: bool = False
     sanitizer_timeout: float = 0.0
+    sanitizer_beside_tests: bool = False  # the compute-sanitizer item beside the GPU tests, not after them
     perf: bool = False
     perf_only: bool = False
 

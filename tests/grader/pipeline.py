@@ -154,7 +154,8 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
             raise GradingError(f"{lab}: not built: {', '.join(missing)}")
         reports.append(with_build_time(
             grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
-                      sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only),
+                      sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only,
+                      sanitizer_beside_tests=config.sanitizer_beside_tests),
             build_seconds))
     return reports
 

@@ -156,26 +156,36 @@ def lab_jobs(lab: str, entry: dict, programs: list[Program], runner: Runner, lef
 
 def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "", *,
               sanitizer: SanitizerSetup = SanitizerSetup(), sanitizer_only: bool = False,
-              perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False) -> LabReport:
+              perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False,
+              sanitizer_beside_tests: bool = False) -> LabReport:
     """Grades a lab's built programs. `left_out`, when set, is the skip reason
     of the rubric's tests that no program lists (its GPU programs were not
     built). The performance item runs after the tests, as `perf_setup` says,
     then the compute-sanitizer item with `sanitizer` (or each is skipped for
-    the reason it holds); `sanitizer_only` and `perf_only` grade that item only."""
+    the reason it holds); `sanitizer_only` and `perf_only` grade that item only.
+    With `sanitizer_beside_tests` the compute-sanitizer item runs beside the
+    GPU tests that share the GPU instead of after the performance item (never
+    beside a test that times the GPU, a hidden-graph test or the performance
+    item)."""
     report, jobs, listed, unlisted = lab_jobs(lab, entry, programs, runner, left_out, sanitizer_only, perf_only)
     item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
     perf_item = next((r for r in report.results if r.name == perf.PERF_ITEM), None)
+
+    def sanitize() -> None:
+        started = time.monotonic()
+        grade_sanitizer_item(lab, entry, item, programs, listed, unlisted, left_out, sanitizer)
+        report.seconds["compute-sanitizer"] = time.monotonic() - started
+
+    beside = sanitizer_beside_tests and item is not None and not perf_only and not sanitizer_only
     started = time.monotonic()
-    runner.run_all(jobs, gpu_workers=GPU_TEST_JOBS, alone=gpu_alone(lab, entry))
+    runner.run_all(jobs, gpu_workers=GPU_TEST_JOBS, alone=gpu_alone(lab, entry), beside=sanitize if beside else None)
     report.seconds["graded tests"] = time.monotonic() - started
     if perf_item is not None and not sanitizer_only:  # alone on the GPU: after the tests
         started = time.monotonic()
         grade_perf_item(lab, entry, perf_item, programs, listed, unlisted, left_out, perf_setup, runner)
         report.seconds["performance"] = time.monotonic() - started
-    if item is not None and not perf_only:  # after the tests: it would slow them down on the same GPU
-        started = time.monotonic()
-        grade_sanitizer_item(lab, entry, item, programs, listed, unlisted, left_out, sanitizer)
-        report.seconds["compute-sanitizer"] = time.monotonic() - started
+    if item is not None and not perf_only and not beside:  # after the tests: it slows them on the same GPU
+        sanitize()
     return report
 
 

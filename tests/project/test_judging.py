@@ -17,7 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 from tests.grader import sandbox  # how a worker is started and confined
 from tests.grader import build, judging
-from tests.grader.model import Program, Result
+from tests.grader.model import GradingError, Program, Result
 
 
 class RecordingRunner(judging.Runner):
@@ -71,6 +71,37 @@ class HiddenGraphTests(unittest.TestCase):
         self.assertEqual(most, GPU_TEST_JOBS, "the other GPU tests run GPU_TEST_JOBS at once")
         with self.assertRaisesRegex(GradingError, "gpu_alone .* names Streams.CopiesOverlaps"):
             gpu_alone("lab", {"tests": entry["tests"], "gpu_alone": ["Streams.CopiesOverlaps"]})
+
+    def test_the_sanitizer_item_can_run_beside_the_gpu_tests_that_share_the_gpu_only(self):
+        # --sanitizer-beside-tests: the item overlaps the GPU tests run several
+        # at a time, never a test that times the GPU or a hidden-graph test,
+        # and the grading waits for it (and raises what it raised).
+        gpu, cpu = Program("gpu-tests", "gpu"), Program("cpu-tests", "cpu")
+        jobs = [(gpu, f"Visible.Gpu{i}") for i in range(8)] + [(gpu, "Streams.CopiesOverlap"),
+                                                               (gpu, "Gpu.HiddenGraphs"), (cpu, "Visible.Cpu0")]
+        runner = RecordingRunner()
+
+        def sanitizer_item():
+            start = time.monotonic()
+            time.sleep(0.12)
+            with runner.lock:
+                runner.spans["sanitizer item"] = (start, time.monotonic())
+
+        runner.run_all([(program, Result("lab", name, 1.0, "visible")) for program, name in jobs], gpu_workers=4,
+                       alone=frozenset({"Streams.CopiesOverlap"}), beside=sanitizer_item)
+        start, end = runner.spans.pop("sanitizer item")
+        overlapping = {n for n, (s, e) in runner.spans.items() if s < end and e > start}
+        self.assertTrue(overlapping, "it ran beside the GPU tests")
+        self.assertLessEqual(overlapping, {f"Visible.Gpu{i}" for i in range(8)},
+                             "only beside the GPU tests that share the GPU")
+        most = max(sum(1 for s, e in runner.spans.values() if s <= t < e) for t, _ in runner.spans.values())
+        self.assertEqual(most, 4, "the GPU tests still run four at a time beside it")
+
+        def broken_item():
+            raise GradingError("the rubric names no test")
+
+        with self.assertRaisesRegex(GradingError, "names no test"):
+            RecordingRunner().run_all([(gpu, Result("lab", "Visible.Gpu0", 1.0, "visible"))], beside=broken_item)
 
     def test_which_tests_are_hidden_graph_tests(self):
         for name in ("Lab01/Sssp.HiddenGraphs/Dijkstra", "Bfs.HiddenGraphs", "NearFar.HiddenGraphs"):

@@ -23,17 +23,22 @@ const sssp::CsrGraph& chain() {
   return graph;
 }
 
-// Constructing `Solver` with `options` throws sssp::InputError whose message
-// contains `names`.
-template <typename Solver, typename Options>
-void expect_refused(const Options& options, const std::string& names, const std::string& what) {
+// `call` throws sssp::InputError whose message contains `names`.
+void expect_input_error(const std::string& what, const std::string& names, const std::function<void()>& call) {
   try {
-    Solver solver(chain(), options);
+    call();
     FAIL() << what << " was accepted";
   } catch (const sssp::InputError& e) {
     EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
         << what << ": the message must name " << names << ", it was: " << e.what();
   }
+}
+
+// Constructing `Solver` with `options` throws sssp::InputError whose message
+// contains `names`.
+template <typename Solver, typename Options>
+void expect_refused(const Options& options, const std::string& names, const std::string& what) {
+  expect_input_error(what, names, [&] { Solver solver(chain(), options); });
 }
 
 TEST(Lab08Options, DeltaSteppingRefusesBadBlockSizes) {
@@ -80,17 +85,6 @@ TEST(Lab08Options, ChooseDeltaRefusesABadCForEveryRule) {
       EXPECT_THROW((void)lab08::choose_delta(chain(), rule, c), sssp::InputError)
           << lab08::to_string(rule) << ", C = " << c;
     }
-  }
-}
-
-// `call` throws sssp::InputError whose message contains `names`.
-void expect_input_error(const std::string& what, const std::string& names, const std::function<void()>& call) {
-  try {
-    call();
-    FAIL() << what << " was accepted";
-  } catch (const sssp::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
-        << what << ": the message must name " << names << ", it was: " << e.what();
   }
 }
 

@@ -300,9 +300,9 @@ endfunction()
 function(_sssp_add_variant lab name flavour subdir)
   set(dir "${PROJECT_BINARY_DIR}/${subdir}")
   if(NOT TARGET ${lab}_${name})  # a lab with cpu and gpu tests asks for each variant twice
-    execute_process(COMMAND "${Python3_EXECUTABLE}" -m tests.project.make_mutant
-                            ${ARGN} "${PROJECT_SOURCE_DIR}/solutions/${lab}" "${dir}"
-                    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" RESULT_VARIABLE failed)
+    set(write_variant "${Python3_EXECUTABLE}" -m tests.project.make_mutant
+                      ${ARGN} "${PROJECT_SOURCE_DIR}/solutions/${lab}" "${dir}")
+    execute_process(COMMAND ${write_variant} WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" RESULT_VARIABLE failed)
     if(failed)
       message(FATAL_ERROR "${flavour} of ${lab} could not be made (see above)")
     endif()
@@ -312,7 +312,19 @@ function(_sssp_add_variant lab name flavour subdir)
       get_filename_component(file "${source}" NAME)
       list(APPEND sources "${dir}/${file}")
     endforeach()
-    add_library(${lab}_${name} STATIC ${sources})
+    # Written again at build time when what it is written from changes (the
+    # solution, its mutants.json, the writer), so that a variant is never
+    # older than its solution; make_mutant.py rewrites only files that change.
+    file(GLOB written_from "${PROJECT_SOURCE_DIR}/solutions/${lab}/*")
+    set(stamp "${dir}/.written")
+    add_custom_command(OUTPUT "${stamp}" BYPRODUCTS ${sources}
+                       COMMAND ${write_variant}
+                       COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+                       DEPENDS ${written_from} "${PROJECT_SOURCE_DIR}/tests/project/make_mutant.py"
+                               "${PROJECT_SOURCE_DIR}/tests/grader/lab_data.py"
+                               "${PROJECT_SOURCE_DIR}/common/tools/make_skeleton.py"
+                       WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" COMMENT "Writing ${flavour} of ${lab}" VERBATIM)
+    add_library(${lab}_${name} STATIC ${sources} "${stamp}")
     target_include_directories(${lab}_${name} PUBLIC "${dir}")
     target_link_libraries(${lab}_${name} PUBLIC sssp_core)
     if(TARGET sssp_cuda)

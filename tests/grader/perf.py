@@ -232,6 +232,10 @@ class GraphScore:
     charged_ms: float = 0.0  # the student's setups over the allowance, summed over rounds (each added per solve)
     call_ms: float | None = None  # the call's fixed cost taken out of both sides (the reference's null solver)
     call_ratio: float | None = None  # the ratio of the whole calls, before the call's cost was taken out
+    # Round by round (the pairs of one reference process and one student process):
+    # {"reference_ms", "student_ms", "ratio"}, medians as above. Not judged apart:
+    # shows a process that ran slow for its whole life, which moves every pair of its round.
+    rounds: list[dict] = dataclasses.field(default_factory=list)
 
 
 # The kernel's unit of CPU time accounting in /proc/<pid>/stat. Where the
@@ -364,6 +368,14 @@ def score_graph(graph: str, student: list[Solve], reference: list[Solve], scale:
     if setups:
         score.student_setup_ms = sum(r.student_ms for r in setups)
         score.reference_setup_ms = sum(r.reference_ms for r in setups)
+        start = 0
+        for r in setups:
+            end = start + r.pairs
+            score.rounds.append({
+                "reference_ms": statistics.median(s.wall_ms for s in reference[start:end]),
+                "student_ms": statistics.median(s.wall_ms + a for s, a in zip(student[start:end], added[start:end])),
+                "ratio": statistics.median(pair_ratios[start:end])})
+            start = end
     return score
 
 

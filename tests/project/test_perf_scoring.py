@@ -228,6 +228,17 @@ class Rounds(unittest.TestCase):
         self.assertEqual(score.fraction, 0.0)
         self.assertIn("repeat 5 gave a wrong answer", score.reason)
 
+    def test_each_round_is_reported_and_one_slow_process_does_not_move_the_median(self):
+        # Round 2's reference process ran 1.5x slow for its whole life (seen on
+        # an H200: lab 02's reference read 42 ms on road-NY in one run, 27-31 in
+        # the others): every pair of its round reads low; the median is the others'.
+        score, _ = self.grade([runs(10, 10, 10), runs(15, 15, 15), runs(10, 10, 10)],
+                              [runs(20, 20, 20), runs(20, 20, 20), runs(20, 20, 20)])
+        self.assertEqual([r["ratio"] for r in score.rounds], [2.0, 20 / 15, 2.0])
+        self.assertEqual([(r["reference_ms"], r["student_ms"]) for r in score.rounds],
+                         [(10, 20), (15, 20), (10, 20)])
+        self.assertAlmostEqual(score.ratio, 2.0)
+
 
 # Lab 04 on an H100 (issue 44): the reference's ExtractMin Dijkstra takes
 # about 38 ms per solve on rome99 (3,353 vertices); its setup is its

@@ -66,11 +66,13 @@ __global__ void calibration_stamp_gpu_clock() {
   calibration_started_ns = now;
 }
 
-// Waits on the GPU's clock for half of the time since the stamp: half of run()'s reset and solve.
+// Waits on the GPU's clock for half of the time since the stamp: half of run()'s reset and solve
+// (never more than a minute, so that a clock read out of order cannot hang the worker).
 __global__ void calibration_wait_half_since_stamp() {
   unsigned long long now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  const unsigned long long until = now + (now - calibration_started_ns) / 2;
+  const unsigned long long since = now > calibration_started_ns ? now - calibration_started_ns : 0;
+  const unsigned long long until = now + min(since / 2, 60'000'000'000ULL);
   while (now < until) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
 }
 

@@ -315,7 +315,7 @@ function(_sssp_add_variant lab name flavour subdir)
     # Written again at build time when what it is written from changes (the
     # solution, its mutants.json, the writer), so that a variant is never
     # older than its solution; make_mutant.py rewrites only files that change.
-    file(GLOB written_from "${PROJECT_SOURCE_DIR}/solutions/${lab}/*")
+    file(GLOB written_from LIST_DIRECTORIES false "${PROJECT_SOURCE_DIR}/solutions/${lab}/*")
     set(stamp "${dir}/.written")
     add_custom_command(OUTPUT "${stamp}" BYPRODUCTS ${sources}
                        COMMAND ${write_variant}

@@ -102,7 +102,7 @@ def block(lab: str, entry: dict) -> str:
              "between them each doubling of your time costs the same share. A ratio within the uncertainty of "
              "that median (the spread of the per-source ratios over the square root of their number, at least "
              f"{s.noise_floor:.0%} and counted up to {s.noise_cap:.0%}, so that stalling a few calls on purpose "
-             "buys nothing) of a line gets the better side. A ratio under {s.refuse_under:g}x, even at "
+             f"buys nothing) of a line gets the better side. A ratio under {s.refuse_under:g}x, even at "
              "the upper side of that uncertainty, is refused and scores the graph 0: faster than an honest solver "
              "of the lab's algorithm can be against the reference's (an answer looked up rather than solved "
              "reads like that; if yours is honestly that fast, show your instructor). The item is the mean over "

@@ -647,6 +647,17 @@ class Records(unittest.TestCase):
                                capture_output=True, text=True)
         self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
 
+    def test_the_handout_block_leaves_no_placeholder_unfilled(self):
+        # A line of the block that is not an f-string shows students '{s.refuse_under:g}x' (it did).
+        from tests.grader import lab_data
+        from tests.grader.perf_handout import block
+        for lab, entry in lab_data.load_rubric().items():
+            if "perf" in entry:
+                with self.subTest(lab=lab):
+                    text = block(lab, entry)
+                    self.assertNotRegex(text, r"\{[a-z_.]+(:[^}]*)?\}", f"{lab}: a placeholder was left in the block")
+                    self.assertIn(f"A ratio under {parse_plan(entry['perf']).scale.refuse_under:g}x", text)
+
     def test_published_gapbs_times_are_found_for_the_perf_graphs(self):
         self.assertEqual(bench_graph_prefix("grid:1000x1000"), "grid 1000x1000 (")
         self.assertEqual(bench_graph_prefix("rmat:18"), "rmat scale 18 edge factor 16 ")

@@ -647,6 +647,12 @@ class Records(unittest.TestCase):
                                capture_output=True, text=True)
         self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
 
+    def test_the_calibration_page_and_its_figure_show_the_kept_runs(self):
+        import subprocess
+        check = subprocess.run([sys.executable, "-m", "tests.project.calibration_page", "--check"], cwd=REPO,
+                               capture_output=True, text=True)
+        self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+
     def test_the_handout_block_leaves_no_placeholder_unfilled(self):
         # A line of the block that is not an f-string shows students '{s.refuse_under:g}x' (it did).
         from tests.grader import lab_data

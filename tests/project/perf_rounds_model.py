@@ -3,7 +3,9 @@
 solve is exactly 2x (or 1.5x) the reference's lands outside its band, when
 some worker processes run slow for their whole life, for rounds x repeats
 splits of the item. A model, not a measurement: it guides which split to
-measure next (docs/design/perf-grading.md, eighth session).
+measure next (docs/design/perf-grading.md, eighth session). Measured after
+it (ninth session, one H200): labs 02 and 03 in 5 x 3 held both bands in
+all 18 runs made, where 3 x 5 had missed 3 of 10 twice-runs; they now use 5 x 3.
 
 Each round pairs one reference process with one student process; each
 process is slow (every solve x `--slow`) with probability `--p`, and each

@@ -16,9 +16,22 @@ WEIGHTS = "1:1000:1"
 REPO = Path(__file__).resolve().parents[2]
 
 
+def built_algorithms(binary: Path) -> set[str]:
+    """The algorithms `sssp-ref --list` names: a build without CUDA has no GPU lab's."""
+    import subprocess
+    listed = subprocess.run([str(binary), "--list"], capture_output=True, text=True, check=True).stdout
+    return {line.split()[0] for line in listed.splitlines() if line.strip()}
+
+
+def in_build(algos: list[str], built: set[str]) -> list[str]:
+    """The requested algorithms (names or lab prefixes such as lab02/) that the build has."""
+    return [a for a in algos if a in built or (a.endswith("/") and any(b.startswith(a) for b in built))]
+
+
 def time_rows(labs: list, args, data_dir: str, workdir: Path) -> tuple[list, list[str]]:
     """Runs the rows of labs: (one result per graph and lab, what failed)."""
     results, failures = [], []
+    built = built_algorithms(Path(args.bin) / "sssp-ref")
     peer_binary = None
     if args.gapbs != "none" and any(lab.gapbs_peer for lab in labs):
         print(f"building gapbs from {args.gapbs} in {workdir}", file=sys.stderr, flush=True)
@@ -40,6 +53,13 @@ def time_rows(labs: list, args, data_dir: str, workdir: Path) -> tuple[list, lis
                     print(f"skipping {label}: {graph_args[1]} not in SSSP_DATA_DIR", file=sys.stderr)
                     continue
                 graph_args = ["--graph", str(path)]
+            missing = [a for a in algos if a not in in_build(algos, built)]
+            if missing:
+                print(f"skipping {', '.join(missing)} on {label}: not in this build of sssp-ref (a GPU lab's "
+                      "algorithms need SSSP_ENABLE_CUDA=ON)", file=sys.stderr)
+                algos = in_build(algos, built)
+                if not algos:
+                    continue
             reps = 1 if args.quick else reps
             delta = next((d for prefix, d in gapbs.GAPBS_DELTA.items() if label.startswith(prefix)), None)
             peer = peer_binary and lab.gapbs_peer and delta

@@ -119,6 +119,14 @@ OLD_TABLE = """| graph | vertices | arcs | algorithm | median ms | MTEPS | itera
 | 10.00x | | | yes |"""  # (a backslash ends a line inside the string: the row goes on)
 
 
+class Build(unittest.TestCase):
+    def test_a_build_without_cuda_times_only_the_algorithms_it_has(self):
+        built = {"lab01/dijkstra", "lab01/bfs"}
+        self.assertEqual(main.in_build(["lab01/dijkstra", "lab02/", "lab03/edge-bfs"], built), ["lab01/dijkstra"])
+        self.assertEqual(main.in_build(["lab01/"], built), ["lab01/"])
+        self.assertEqual(main.in_build(["lab02/"], built), [])
+
+
 class LabTables(unittest.TestCase):
     """A lab's table as its page shows it (benchkit/tables.py), and --pages-only's re-render."""
 

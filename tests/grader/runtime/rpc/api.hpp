@@ -92,7 +92,7 @@ decltype(auto) pass(stored_t<P>& stored) {
 /// The value of an out parameter after the call: its pointee, or itself
 /// (nothing for an in parameter).
 template <typename P>
-void put_back(Writer& out, stored_t<P>& stored) {
+void put_back(Writer& out, const stored_t<P>& stored) {
   if constexpr (!kIsOut<P>) {
     return;
   } else if constexpr (std::is_pointer_v<std::remove_cvref_t<P>>) {
@@ -114,18 +114,22 @@ void get_back(Reader& in, std::remove_reference_t<P>& arg) {
 }
 
 /// Reads the arguments, calls `f`, writes the result and the out parameters.
+/// `out` keeps the result and the arguments: it references their large
+/// blocks (the distances) until the answer is written, rather than copying.
 template <typename R, typename... P, typename F>
 void serve_call(Reader& in, Writer& out, F&& f) {
   std::tuple<stored_t<P>...> args;
   std::apply([&in](auto&... a) { (rpc::get(in, a), ...); }, args);
   in.expect_end();
   auto invoke = [&] { return std::apply([&](auto&... a) { return f(pass<P>(a)...); }, args); };
+  const Writer::Referencing referencing(out);  // only what `out` keeps is put below
   if constexpr (std::is_void_v<R>) {
     invoke();
   } else {
-    rpc::put(out, static_cast<const std::remove_cvref_t<R>&>(invoke()));
+    rpc::put(out, out.keep(std::remove_cvref_t<R>(invoke())));
   }
-  [&]<std::size_t... I>(std::index_sequence<I...>) { (put_back<P>(out, std::get<I>(args)), ...); }
+  const auto& kept = out.keep(std::move(args));
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (put_back<P>(out, std::get<I>(kept)), ...); }
   (std::index_sequence_for<P...>{});
 }
 
@@ -225,7 +229,9 @@ void register_runtime(Registry& registry);
 /// throws the exception the student's code threw). The first call starts the
 /// worker; a worker that dies (a crash, exit(), a kill) fails the call with a
 /// WorkerDied naming how it ended, and the next call starts a fresh one.
-std::string round_trip(const std::string& request);
+/// What `request` references (Writer::bulk(): the call's arguments) is read
+/// while it is sent, before this returns.
+std::string round_trip(const Writer& request);
 
 /// Starts the worker now, if none is running, so that its start-up (a GPU
 /// lab's CUDA context) overlaps the test's own; the first call would start
@@ -271,7 +277,7 @@ R call_with(const std::optional<std::uint64_t>& handle, std::string_view name, A
   rpc::put(request, std::string(name));
   if (handle) rpc::put(request, *handle);
   (put_param<P>(request, args), ...);
-  const std::string answer = round_trip(request.bytes());
+  const std::string answer = round_trip(request);
   Reader in(answer);
   std::conditional_t<std::is_void_v<R>, int, std::remove_cvref_t<R>> result{};
   if constexpr (!std::is_void_v<R>) rpc::get(in, result);

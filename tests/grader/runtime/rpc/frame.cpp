@@ -1,22 +1,34 @@
 #include "rpc/frame.hpp"
 
+#include <limits.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace sssp::rpc {
 
 namespace {
 
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
+/// Writes every byte the pieces hold, as few gathering writes as it takes
+/// (a pipe takes part of them at a time); false when the other end is gone.
+bool write_all(int fd, std::vector<iovec> pieces) {
+  std::size_t first = 0;
+  while (first < pieces.size()) {
+    const auto count = static_cast<int>(std::min<std::size_t>(pieces.size() - first, IOV_MAX));
+    const ssize_t n = ::writev(fd, pieces.data() + first, count);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
+    auto written = static_cast<std::size_t>(n);
+    while (first < pieces.size() && written >= pieces[first].iov_len) written -= pieces[first++].iov_len;
+    if (written > 0) {
+      pieces[first].iov_base = static_cast<char*>(pieces[first].iov_base) + written;
+      pieces[first].iov_len -= written;
+    }
   }
   return true;
 }
@@ -34,9 +46,13 @@ bool read_all(int fd, char* data, std::size_t size) {
 
 }  // namespace
 
-bool write_frame(int fd, const std::string& bytes) {
-  const std::uint64_t size = bytes.size();
-  return write_all(fd, reinterpret_cast<const char*>(&size), sizeof size) && write_all(fd, bytes.data(), bytes.size());
+bool write_frame(int fd, const Writer& message) {
+  std::uint64_t size = message.size();
+  std::vector<iovec> pieces{{&size, sizeof size}};
+  for (const std::string_view piece : message.pieces()) {
+    if (!piece.empty()) pieces.push_back({const_cast<char*>(piece.data()), piece.size()});  // writev only reads
+  }
+  return write_all(fd, std::move(pieces));
 }
 
 std::optional<std::string> read_frame(int fd) {

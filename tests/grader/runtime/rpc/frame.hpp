@@ -5,10 +5,13 @@
 #include <optional>
 #include <string>
 
+#include "rpc/wire.hpp"
+
 namespace sssp::rpc {
 
-/// Writes one message to `fd`; false when the other end is gone.
-bool write_frame(int fd, const std::string& bytes);
+/// Writes one message to `fd`, its pieces from where they lie (one gathering
+/// write for as many as it takes); false when the other end is gone.
+bool write_frame(int fd, const Writer& message);
 
 /// Reads one message from `fd`: nullopt at the end of the stream (or when it
 /// breaks off mid-message). The buffer grows with the bytes that arrive, so a

@@ -214,7 +214,7 @@ class Worker {
   }
 
   /// The answer to `request`, or nullopt when the worker is gone.
-  std::optional<std::string> ask(const std::string& request) {
+  std::optional<std::string> ask(const Writer& request) {
     if (!write_frame(to_worker_, request)) return std::nullopt;
     return read_frame(from_worker_);
   }
@@ -281,7 +281,7 @@ void start_worker() noexcept {
   }
 }
 
-std::string round_trip(const std::string& request) {
+std::string round_trip(const Writer& request) {
   auto& worker = current();
   if (!worker) {
     worker = std::make_unique<Worker>();
@@ -309,7 +309,7 @@ void wait_for_worker() {
   Writer request;
   rpc::put(request, std::string("rpc.drop"));
   rpc::put(request, std::uint64_t{0});
-  (void)round_trip(request.bytes());
+  (void)round_trip(request);
 }
 
 Remote::~Remote() {
@@ -318,7 +318,7 @@ Remote::~Remote() {
     Writer request;
     rpc::put(request, std::string("rpc.drop"));
     rpc::put(request, handle_);
-    (void)round_trip(request.bytes());
+    (void)round_trip(request);
   } catch (...) {
     // A worker that cannot drop the object will not be asked again.
   }

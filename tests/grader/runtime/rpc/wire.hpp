@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -38,16 +39,102 @@ class ProtocolError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Appends encoded values to a byte string.
+/// Appends encoded values to a message. Values are copied in, but for the
+/// worker's answers (a Referencing scope): there a large block of what the
+/// writer keeps (keep()) is only referenced and goes to the pipe from where
+/// it lies (write_frame()), so that an answer of n distances is not copied on
+/// its way out; those copies, with their fresh pages, were most of a call's
+/// own cost.
 class Writer {
  public:
-  /// Appends `size` raw bytes.
-  void raw(const void* data, std::size_t size) { bytes_.append(static_cast<const char*>(data), size); }
-  /// The bytes written so far.
-  [[nodiscard]] const std::string& bytes() const { return bytes_; }
+  /// Blocks of at least this many bytes are referenced by bulk() in a Referencing scope.
+  static constexpr std::size_t kReferenceBytes = std::size_t{64} << 10;
+
+  /// While one lives, bulk() references large blocks instead of copying them:
+  /// open it only to put what the writer keeps (keep()), or what outlives the
+  /// writer's last use, never a temporary.
+  class Referencing {
+   public:
+    explicit Referencing(Writer& writer) : writer_(writer), was_(std::exchange(writer.referencing_, true)) {}
+    Referencing(const Referencing&) = delete;
+    Referencing& operator=(const Referencing&) = delete;
+    ~Referencing() { writer_.referencing_ = was_; }
+
+   private:
+    Writer& writer_;
+    bool was_;
+  };
+
+  Writer() = default;
+  Writer(Writer&&) noexcept = default;
+  Writer& operator=(Writer&&) noexcept = default;
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  ~Writer() = default;
+
+  /// Appends a copy of `size` raw bytes.
+  void raw(const void* data, std::size_t size) {
+    if (size == 0) return;
+    if (pieces_.empty() || !pieces_.back().referenced.empty()) pieces_.emplace_back();
+    pieces_.back().copied.append(static_cast<const char*>(data), size);
+  }
+  /// Appends `size` bytes: by reference in a Referencing scope when there are
+  /// kReferenceBytes or more (they must then stay valid and unchanged until
+  /// the message is written), a copy otherwise.
+  void bulk(const void* data, std::size_t size) {
+    if (!referencing_ || size < kReferenceBytes) return raw(data, size);
+    pieces_.push_back(Piece{{}, std::string_view(static_cast<const char*>(data), size)});
+  }
+  /// Moves `value` into this writer, which holds it as long as it lives, and
+  /// returns it: bytes of it appended with bulk() stay valid until written.
+  template <typename T>
+  const T& keep(T value) {
+    auto held = std::make_shared<const T>(std::move(value));
+    kept_.push_back(held);
+    return *held;
+  }
+  /// Appends the message `other` holds (and takes over what it keeps).
+  void append(Writer&& other) {
+    for (Piece& piece : other.pieces_) {
+      if (piece.referenced.empty()) {
+        raw(piece.copied.data(), piece.copied.size());
+      } else {
+        pieces_.push_back(std::move(piece));
+      }
+    }
+    kept_.insert(kept_.end(), other.kept_.begin(), other.kept_.end());
+    other = Writer();
+  }
+  /// The message's pieces in order, for a gathering write (write_frame()).
+  [[nodiscard]] std::vector<std::string_view> pieces() const {
+    std::vector<std::string_view> views;
+    views.reserve(pieces_.size());
+    for (const Piece& piece : pieces_) views.push_back(piece.referenced.empty() ? piece.copied : piece.referenced);
+    return views;
+  }
+  /// The message's size in bytes.
+  [[nodiscard]] std::size_t size() const {
+    std::size_t total = 0;
+    for (const std::string_view piece : pieces()) total += piece.size();
+    return total;
+  }
+  /// The whole message as one string: a copy, referenced blocks included.
+  [[nodiscard]] std::string bytes() const {
+    std::string all;
+    all.reserve(size());
+    for (const std::string_view piece : pieces()) all.append(piece);
+    return all;
+  }
 
  private:
-  std::string bytes_;
+  /// Copied bytes, or a referenced block (`referenced` not empty).
+  struct Piece {
+    std::string copied;
+    std::string_view referenced;
+  };
+  std::vector<Piece> pieces_;
+  std::vector<std::shared_ptr<const void>> kept_;
+  bool referencing_ = false;
 };
 
 /// Reads encoded values from a byte string, refusing to read past its end.
@@ -131,7 +218,7 @@ struct Codec<std::vector<T>> {
     const std::uint64_t n = items.size();
     out.raw(&n, sizeof n);
     if constexpr (std::is_arithmetic_v<T>) {
-      out.raw(items.data(), items.size_bytes());
+      out.bulk(items.data(), items.size_bytes());
     } else {
       for (const T& item : items) rpc::put(out, item);
     }

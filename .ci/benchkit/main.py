@@ -24,7 +24,7 @@ def built_algorithms(binary: Path) -> set[str]:
 
 
 def in_build(algos: list[str], built: set[str]) -> list[str]:
-    """The requested algorithms (names or lab prefixes such as lab02/) that the build has."""
+    """The requested algorithms (names, or prefixes of a lab's names ending in a slash) that the build has."""
     return [a for a in algos if a in built or (a.endswith("/") and any(b.startswith(a) for b in built))]
 
 

@@ -19,7 +19,10 @@ REPO = Path(__file__).resolve().parents[2]
 def built_algorithms(binary: Path) -> set[str]:
     """The algorithms `sssp-ref --list` names: a build without CUDA has no GPU lab's."""
     import subprocess
-    listed = subprocess.run([str(binary), "--list"], capture_output=True, text=True, check=True).stdout
+    try:
+        listed = subprocess.run([str(binary), "--list"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise SystemExit(f"cannot list the algorithms of {binary} (build it first, or pass --bin): {error}")
     return {line.split()[0] for line in listed.splitlines() if line.strip()}
 
 

@@ -32,7 +32,8 @@ class PerfPath : public ::testing::Test {
   }
   void TearDown() override {
     for (const char* name :
-         {"SSSP_PERF_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS", "SSSP_PERF_SEED", "SSSP_PERF_CALL_COST"}) {
+         {"SSSP_PERF_GRAPHS", "SSSP_PERF_SOLVER_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS", "SSSP_PERF_SEED",
+          "SSSP_PERF_CALL_COST"}) {
       ::unsetenv(name);
     }
   }
@@ -57,6 +58,28 @@ TEST_F(PerfPath, MalformedSettingsAreRefusedByName) {
   ::setenv("SSSP_PERF_REPEATS", "3", 1);
   ::setenv("SSSP_PERF_SEED", "-7", 1);
   EXPECT_THROW(sssp::test::time_solver_on_perf_graphs("Reference", reference_solver), sssp::InputError);
+}
+
+TEST_F(PerfPath, ASolverNamedInSolverGraphsIsTimedOnItsGraphsOnly) {
+  ::setenv("SSSP_PERF_SOLVER_GRAPHS", "Chen=1;Other=0,1", 1);
+  const sssp::test::PerfSettings settings = sssp::test::perf_settings();
+  EXPECT_FALSE(settings.times("Chen", 0));
+  EXPECT_TRUE(settings.times("Chen", 1));
+  EXPECT_TRUE(settings.times("Other", 0) && settings.times("Other", 1));
+  EXPECT_TRUE(settings.times("Unnamed", 0) && settings.times("Unnamed", 1)) << "a solver not named: every graph";
+  std::vector<sssp::vertex_t> sizes;
+  sssp::test::time_solver_on_perf_graphs("Chen", [&sizes](const sssp::test::NamedGraph& g) {
+    sizes.push_back(g.graph.num_vertices());
+    return reference_solver(g);
+  });
+  EXPECT_EQ(sizes, (std::vector<sssp::vertex_t>{256})) << "Chen is timed on rmat:8 (256 vertices) alone";
+}
+
+TEST_F(PerfPath, MalformedSolverGraphsAreRefusedByName) {
+  for (const char* bad : {"Chen", "=1", "Chen=", "Chen=2", "Chen=x", "Chen=1;Chen=0", "Chen=-1"}) {
+    ::setenv("SSSP_PERF_SOLVER_GRAPHS", bad, 1);
+    EXPECT_THROW((void)sssp::test::perf_settings(), sssp::InputError) << bad;
+  }
 }
 
 TEST_F(PerfPath, ARightSolverIsTimedWithoutFailure) {

@@ -23,6 +23,7 @@ import json
 import sys
 
 from tests.grader import REPO, lab_data
+from tests.grader.perf_handout import newest_set, set_of
 
 RUNS = REPO / "docs" / "results" / "perf-item-runs"
 PAGE = REPO / "docs" / "results" / "perf-calibration.md"
@@ -41,8 +42,8 @@ def calibrations() -> list[dict]:
             if mutant.get("calibration") not in VARIANTS:
                 continue
             runs = sorted(RUNS.glob(f"*-{lab}-mutant-{mutant['name']}-*.json"))
-            newest = runs[-1].name.split("-lab")[0] if runs else ""
-            kept = sorted((r for r in runs if r.name.split("-lab")[0] == newest),
+            newest = newest_set(runs)
+            kept = sorted((r for r in runs if set_of(r) == newest),
                           key=lambda r: int(r.stem.rsplit("-", 1)[1]))
             shares = [round(e["earned"] / e["points"], 4) for e in (json.loads(r.read_text()) for r in kept)]
             expected, tolerance = mutant["perf_share_expected"], mutant["perf_share_tolerance"]

@@ -4,6 +4,7 @@ without a GPU: the scale, the noise rule, wrong answers, CPU solves, work
 done before the timed calls, impossibly fast answers, and the reference's
 own failures, each with the verdict a student would read."""
 import math
+import re
 import sys
 import unittest
 from pathlib import Path
@@ -620,6 +621,43 @@ class Records(unittest.TestCase):
                               ({"points": 1, "graphs": ["g"], "speed": 2}, "unknown keys")):
             with self.subTest(entry=entry), self.assertRaisesRegex(GradingError, phrase):
                 parse_plan(entry)
+
+    def test_solver_graphs_time_a_named_solver_on_its_graphs_only(self):
+        from types import SimpleNamespace
+        from tests.grader.perf import run_side
+        plan = parse_plan({"points": 15, "graphs": ["file:NY.gr.gz", "rmat:18:16"],
+                           "solver_graphs": {"Chen": ["rmat:18:16"]}})
+        self.assertFalse(plan.times("Chen", "file:NY.gr.gz"))
+        self.assertTrue(plan.times("Chen", "rmat:18:16"))
+        self.assertTrue(plan.times("NearFar", "file:NY.gr.gz"), "a solver not named is timed on every graph")
+        self.assertEqual(plan.solver_graphs_env(), "Chen=1")
+        self.assertEqual(parse_plan({"points": 1, "graphs": ["g"]}).solver_graphs_env(), "")
+
+        class Recording:
+            timeout = 60.0
+            env: dict = {}
+
+            def execute_with_env(self, *_args, extra_env, **_kwargs):
+                Recording.env = extra_env
+                return 0, ""
+
+        run_side(Recording(), SimpleNamespace(path="test", worker=()), plan, 1)
+        self.assertEqual(Recording.env["SSSP_PERF_SOLVER_GRAPHS"], "Chen=1")
+        for bad in ({"Chen": ["grid:8x8"]}, {"Chen": []}, {"Chen": "rmat:18:16"}, {"": ["rmat:18:16"]},
+                    {"Chen=1": ["rmat:18:16"]}, ["Chen"], {"Chen": ["rmat:18:16", "rmat:18:16"]}):
+            with self.subTest(bad=bad), self.assertRaisesRegex(GradingError, "solver_graphs"):
+                parse_plan({"points": 1, "graphs": ["file:NY.gr.gz", "rmat:18:16"], "solver_graphs": bad})
+
+    def test_every_solver_a_rubric_names_is_one_its_perf_tests_time(self):
+        # A name the Perf tests do not use would leave that solver timed on every graph, silently.
+        from tests.grader import lab_data
+        for lab, entry in lab_data.load_rubric().items():
+            named = entry.get("perf", {}).get("solver_graphs", {})
+            if named:
+                sources = "".join(p.read_text() for p in (REPO / "tests" / lab).glob("*perf*.cpp"))
+                timed = set(re.findall(r'time_solver_on_perf_graphs\("(\w+)"', sources))
+                with self.subTest(lab=lab):
+                    self.assertLessEqual(set(named), timed, f"{lab}: the Perf tests time {sorted(timed)}")
 
     def test_every_gpu_lab_rubric_has_a_valid_plan(self):
         from tests.grader import lab_data

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -38,6 +39,35 @@ double own_cpu_seconds() {
   if (::getrusage(RUSAGE_SELF, &usage) != 0) return -1.0;
   const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// SSSP_PERF_SOLVER_GRAPHS ("<solver>=<index>,<index>;..."): which of the
+/// `graph_count` graphs each solver named there is timed on.
+std::map<std::string, std::vector<std::size_t>> solver_graphs_from_env(std::size_t graph_count) {
+  std::map<std::string, std::vector<std::size_t>> found;
+  const char* text = std::getenv("SSSP_PERF_SOLVER_GRAPHS");
+  if (text == nullptr || *text == '\0') return found;
+  const auto malformed = [&](const std::string& why) {
+    return InputError(std::string("SSSP_PERF_SOLVER_GRAPHS: ") + why + " in '" + text +
+                      "' (expected <solver>=<index>,<index>;... with indices into SSSP_PERF_GRAPHS)");
+  };
+  std::istringstream entries(text);
+  for (std::string entry; std::getline(entries, entry, ';');) {
+    const std::size_t equals = entry.find('=');
+    if (equals == 0 || equals == std::string::npos) throw malformed("an entry without '<solver>='");
+    const std::string solver = entry.substr(0, equals);
+    if (found.contains(solver)) throw malformed("solver '" + solver + "' named twice");
+    std::vector<std::size_t>& indices = found[solver];
+    std::istringstream list(entry.substr(equals + 1));
+    for (std::string index; std::getline(list, index, ',');) {
+      const bool digits = !index.empty() && index.size() < 4 &&
+                          std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits || std::stoul(index) >= graph_count) throw malformed("graph index '" + index + "' is not one");
+      indices.push_back(std::stoul(index));
+    }
+    if (indices.empty()) throw malformed("solver '" + solver + "' is given no graph");
+  }
+  return found;
 }
 
 std::atomic<double (*)()> cpu_clock{&own_cpu_seconds};
@@ -114,6 +144,11 @@ void set_solver_ready_wait(void (*wait)()) { ready_wait.store(wait); }
 
 void set_call_cost_solver(PerfSolve (*make)(const NamedGraph&)) { call_cost_solver.store(make); }
 
+bool PerfSettings::times(const std::string& solver, std::size_t index) const {
+  const auto only = solver_graphs.find(solver);
+  return only == solver_graphs.end() || std::find(only->second.begin(), only->second.end(), index) != only->second.end();
+}
+
 PerfSettings perf_settings() {
   PerfSettings settings;
   const char* graphs = std::getenv("SSSP_PERF_GRAPHS");
@@ -125,6 +160,7 @@ PerfSettings perf_settings() {
   for (std::string spec; std::getline(list, spec, ';');) {
     if (!spec.empty()) settings.graphs.push_back(spec);
   }
+  settings.solver_graphs = solver_graphs_from_env(settings.graphs.size());
   settings.warmup = count_from_env("SSSP_PERF_WARMUP", 1, 0);
   settings.repeats = count_from_env("SSSP_PERF_REPEATS", 3, 1);
   const char* call_cost = std::getenv("SSSP_PERF_CALL_COST");
@@ -140,6 +176,7 @@ PerfSettings perf_settings() {
 void time_solver_on_perf_graphs(const std::string& solver, const std::function<PerfSolve(const NamedGraph&)>& make) {
   const PerfSettings settings = perf_settings();
   for (std::size_t index = 0; index < settings.graphs.size(); ++index) {
+    if (!settings.times(solver, index)) continue;
     const std::string& spec = settings.graphs[index];
     const std::string key = "perf_" + solver + "_" + std::to_string(index);
     std::string why_not;

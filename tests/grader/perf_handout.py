@@ -53,6 +53,36 @@ def newest_set(paths: list[Path]) -> str:
     return max(sets, key=order.index, default="")
 
 
+def run_number(path: Path) -> int:
+    """A run file's number within its set (the name's last field)."""
+    return int(path.stem.rsplit("-", 1)[1])
+
+
+def measures(path: Path, plan: PerfPlan) -> bool:
+    """Whether a run measured the item as `plan` sets it now: its graphs, each solver on its graphs
+    (PerfPlan.times), its rounds and its timed solves."""
+    run = json.loads(path.read_text())
+    keys = {tuple(g["graph"].split(" ", 1)) for g in run["graphs"]}
+    wanted = {(solver, graph) for solver, _ in keys for graph in plan.graphs if plan.times(solver, graph)}
+    # Runs from before the rounds were recorded (seventh and eighth sessions) match on their solves alone.
+    rounds = {len(g["rounds"]) for g in run["graphs"] if "rounds" in g}
+    return keys == wanted and run["timed_per_side"] == plan.repeats * plan.rounds and rounds <= {plan.rounds}
+
+
+def newest_runs(paths: list[Path], plan: PerfPlan) -> list[Path]:
+    """The runs of one mutant (or the reference) to quote: of those that measured the item as the
+    rubric sets it now, its newest set, and before it the sets that set continues (devices.json's
+    "continues": the same GPU and the same rules of the item); oldest first, each set's runs in order."""
+    paths = [p for p in paths if measures(p, plan)]
+    if not paths:
+        return []
+    continues = json.loads(DEVICES.read_text()).get("continues", {})
+    chain = [newest_set(paths)]
+    while chain[-1] in continues:
+        chain.append(continues[chain[-1]])
+    return [p for s in reversed(chain) for p in sorted((p for p in paths if set_of(p) == s), key=run_number)]
+
+
 def reference_times(lab: str) -> dict[str, dict[str, list[float]]]:
     """Per GPU, the reference's median per solver and graph in each run of the reference against itself."""
     times: dict[str, dict[str, list[float]]] = {}
@@ -63,16 +93,16 @@ def reference_times(lab: str) -> dict[str, dict[str, list[float]]]:
     return times
 
 
-def slow_variants(lab: str) -> list[tuple[str, str, list[float]]]:
-    """Each measured slow mutant: what it does, its GPU, and the shares of the item it earned there
-    (every run of its newest set of runs)."""
+def slow_variants(lab: str, plan: PerfPlan) -> list[tuple[str, str, list[float]]]:
+    """Each slow mutant measured on the item as it is now: what it does, its GPU, and the shares of
+    the item it earned there (newest_runs)."""
     found = []
     for mutant in lab_data.lab_mutants(lab):
         if mutant.get("caught_by") != "perf":
             continue
         runs = sorted(RUNS.glob(f"*-{lab}-mutant-{mutant['name']}-*.json"))
-        if runs:
-            newest = [r for r in runs if set_of(r) == newest_set(runs)]
+        newest = newest_runs(runs, plan)
+        if newest:
             shares = [json.loads(r.read_text()) for r in newest]
             found.append((mutant["what"], device_of(newest[0]), [e["earned"] / e["points"] for e in shares]))
     return found
@@ -154,7 +184,7 @@ def block(lab: str, entry: dict) -> str:
     missing = [g for g in plan.graphs if g not in measured]
     if missing:
         lines += ["", f"Not yet measured: {shown(', '.join(missing))}."]
-    variants = slow_variants(lab)
+    variants = slow_variants(lab, plan)
     if variants:
         lines += ["", "Measured, for scale, on deliberately slow but correct versions of the reference: " +
                   "; ".join(f"{what} earned {earned(shares)} of the item on {device}"

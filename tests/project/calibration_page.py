@@ -7,9 +7,10 @@ Each GPU lab has two calibration variants of its reference (solutions/<lab>/
 mutants.json, "calibration"): its solve run exactly twice per call, and its
 solve followed by GPU time of half its own length. Each must earn its
 expected share of the item within the tolerance ("perf_share_expected",
-"perf_share_tolerance") in every run. Shown per variant: the newest set of
-runs (the file names' prefix, as the handouts quote them), its GPU
-(devices.json) and each run's share.
+"perf_share_tolerance") in every run. Shown per variant: its newest runs
+(the newest set, the file names' prefix, and the sets it continues in
+devices.json while they measured the same item, as the handouts quote them),
+their GPU (devices.json) and each run's share.
 
     python3 -m tests.project.calibration_page           rewrite the table and redraw the figure (needs matplotlib)
     python3 -m tests.project.calibration_page --check   exit 1 when the table, or the data the figure was drawn
@@ -23,7 +24,8 @@ import json
 import sys
 
 from tests.grader import REPO, lab_data
-from tests.grader.perf_handout import newest_set, set_of
+from tests.grader.perf import parse_plan
+from tests.grader.perf_handout import newest_runs, set_of
 
 RUNS = REPO / "docs" / "results" / "perf-item-runs"
 PAGE = REPO / "docs" / "results" / "perf-calibration.md"
@@ -34,22 +36,24 @@ VARIANTS = {"twice": "solves twice", "one_and_a_half": "one and a half"}
 
 
 def calibrations() -> list[dict]:
-    """Per GPU lab and calibration variant: its band and the shares of its newest set of runs."""
+    """Per GPU lab and calibration variant: its band and the shares of its newest runs (perf_handout.newest_runs)."""
     devices = json.loads((RUNS / "devices.json").read_text())["runs"]
     found = []
-    for lab in lab_data.load_rubric():
+    for lab, entry in lab_data.load_rubric().items():
+        if "perf" not in entry:
+            continue
+        plan = parse_plan(entry["perf"])
         for mutant in lab_data.lab_mutants(lab):
             if mutant.get("calibration") not in VARIANTS:
                 continue
             runs = sorted(RUNS.glob(f"*-{lab}-mutant-{mutant['name']}-*.json"))
-            newest = newest_set(runs)
-            kept = sorted((r for r in runs if set_of(r) == newest),
-                          key=lambda r: int(r.stem.rsplit("-", 1)[1]))
+            kept = newest_runs(runs, plan)
+            newest = ", ".join(dict.fromkeys(set_of(r) for r in kept))
             shares = [round(e["earned"] / e["points"], 4) for e in (json.loads(r.read_text()) for r in kept)]
             expected, tolerance = mutant["perf_share_expected"], mutant["perf_share_tolerance"]
             found.append({"lab": lab, "variant": mutant["calibration"], "expected": expected,
                           "low": round(expected - tolerance, 4), "high": round(expected + tolerance, 4),
-                          "set": newest, "device": devices.get(newest, ""), "shares": shares})
+                          "set": newest, "device": devices[set_of(kept[-1])] if kept else "", "shares": shares})
     return found
 
 
@@ -65,11 +69,12 @@ def table(data: list[dict]) -> str:
         lines.append(f"| {c['lab']} | {VARIANTS[c['variant']]} | {c['low']:.0%} to {c['high']:.0%} | "
                      f"{shares or 'not run'} | {inside} of {len(c['shares'])} | "
                      f"{c['set'] or '-'} |")
-    sets = sorted({c["set"] for c in data if c["set"]})
+    quoted = {s for c in data for s in c["set"].split(", ") if s}
+    sets = [s for s in json.loads((RUNS / "devices.json").read_text())["runs"] if s in quoted]  # oldest first
     devices = {c["device"] for c in data if c["set"]}
     lines += ["", f"Every set of runs here ({', '.join(sets)}) was measured on {devices.pop()}."
               if len(devices) == 1 else "Measured on: " + "; ".join(
-                  f"{s}: {next(c['device'] for c in data if c['set'] == s)}" for s in sets) + "."]
+                  f"{s}: {next(c['device'] for c in data if s in c['set'].split(', '))}" for s in sets) + "."]
     return "\n".join(lines + ["", END])
 
 
@@ -89,9 +94,10 @@ def draw(data: list[dict]) -> None:
         ax.plot([x - 0.15, x + 0.15], [c["expected"] * 100] * 2, color=colours[c["variant"]], linewidth=1)
         if not c["shares"]:
             ax.text(x, (c["low"] + c["high"]) * 50, "not\nrun", ha="center", va="center", fontsize=7, color="#555555")
+        step = 0.24 / max(len(c["shares"]) - 1, 1)  # the runs side by side, within the band's width
         for k, share in enumerate(c["shares"]):
             out = not c["low"] <= share <= c["high"]
-            ax.plot(x - 0.1 + 0.05 * k, share * 100, marker="x" if out else "o", linestyle="none",
+            ax.plot(x - 0.12 + step * k, share * 100, marker="x" if out else "o", linestyle="none",
                     color="#c44e52" if out else colours[c["variant"]], markersize=6 if out else 4)
     for variant, name in VARIANTS.items():
         ax.plot([], [], marker="o", linestyle="none", color=colours[variant], label=f"{name} (band shaded)")
@@ -100,7 +106,7 @@ def draw(data: list[dict]) -> None:
     ax.set_ylabel("share of the speed item (%)")
     ax.set_ylim(30, 105)
     devices = {c["device"].removeprefix("an ").split(" (")[0] for c in data if c["set"]}
-    ax.set_title("Calibration variants of each GPU lab's reference: each run of the newest set, on "
+    ax.set_title("Calibration variants of each GPU lab's reference: each of its newest runs, on "
                  + (devices.pop() if len(devices) == 1 else "several GPUs (the table names them)"), fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="y", alpha=0.3)

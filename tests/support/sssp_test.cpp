@@ -60,9 +60,10 @@ CsrGraph hand_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t,
                                                   std::string_view hint) {
   // The certificate alone proves an answer right (verify.cpp: no arc can be
   // relaxed, and every finite distance is the length of a tight path from the
-  // source), in one pass over the arcs; the reference Dijkstra runs only to
-  // say what is wrong. On the speed items' graphs it is 4-5x the certificate
-  // (R-MAT 18: 324 against 74 ms on the CI machine), and every timed solve is checked.
+  // source), in one pass over the arcs for a right answer; the reference
+  // Dijkstra runs only to say what is wrong. On the speed items' graphs it is
+  // 5-30x the certificate (R-MAT 18: 324 against 11 ms on the CI machine), and
+  // every timed solve is checked.
   const Verdict certified = verify_sssp(g.graph, source, got);
   if (certified.ok) return ::testing::AssertionSuccess();
   const std::vector<dist_t> expected = reference_dijkstra(g.graph, source);

@@ -31,9 +31,8 @@ class PerfPath : public ::testing::Test {
     ::setenv("SSSP_PERF_SEED", "12345", 1);
   }
   void TearDown() override {
-    for (const char* name :
-         {"SSSP_PERF_GRAPHS", "SSSP_PERF_SOLVER_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS", "SSSP_PERF_SEED",
-          "SSSP_PERF_CALL_COST"}) {
+    for (const char* name : {"SSSP_PERF_GRAPHS", "SSSP_PERF_SOLVER_GRAPHS", "SSSP_PERF_WARMUP", "SSSP_PERF_REPEATS",
+                             "SSSP_PERF_SEED", "SSSP_PERF_CALL_COST"}) {
       ::unsetenv(name);
     }
   }

@@ -146,7 +146,8 @@ void set_call_cost_solver(PerfSolve (*make)(const NamedGraph&)) { call_cost_solv
 
 bool PerfSettings::times(const std::string& solver, std::size_t index) const {
   const auto only = solver_graphs.find(solver);
-  return only == solver_graphs.end() || std::find(only->second.begin(), only->second.end(), index) != only->second.end();
+  return only == solver_graphs.end() ||
+         std::find(only->second.begin(), only->second.end(), index) != only->second.end();
 }
 
 PerfSettings perf_settings() {

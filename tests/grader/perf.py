@@ -59,8 +59,8 @@ import dataclasses
 import json
 import math
 import os
-import secrets
 import re
+import secrets
 import statistics
 import tempfile
 import xml.etree.ElementTree as ET

@@ -33,7 +33,7 @@ def device_of(path: Path) -> str:
     prefix = set_of(path)
     devices = json.loads(DEVICES.read_text())["runs"]
     if prefix not in devices:
-        raise SystemExit(f"{path.name}: its runs ({prefix}) name no GPU in {DEVICES.relative_to(REPO)}")
+        raise SystemExit(f"{path.name}: its runs ({prefix}) name no GPU in {DEVICES}")
     return devices[prefix]
 
 
@@ -49,7 +49,7 @@ def newest_set(paths: list[Path]) -> str:
     sets = {set_of(p) for p in paths}
     unknown = sorted(s for s in sets if s not in order)
     if unknown:
-        raise SystemExit(f"runs {', '.join(unknown)} name no GPU in {DEVICES.relative_to(REPO)}")
+        raise SystemExit(f"runs {', '.join(unknown)} name no GPU in {DEVICES}")
     return max(sets, key=order.index, default="")
 
 

@@ -3,6 +3,7 @@
 without a GPU: the scale, the noise rule, wrong answers, CPU solves, work
 done before the timed calls, impossibly fast answers, and the reference's
 own failures, each with the verdict a student would read."""
+import json
 import math
 import re
 import sys
@@ -658,6 +659,45 @@ class Records(unittest.TestCase):
                 timed = set(re.findall(r'time_solver_on_perf_graphs\("(\w+)"', sources))
                 with self.subTest(lab=lab):
                     self.assertLessEqual(set(named), timed, f"{lab}: the Perf tests time {sorted(timed)}")
+
+    def test_the_handouts_quote_the_newest_runs_of_the_item_as_it_is_now(self):
+        # Quoting a run of another item (a graph or solver since dropped, other rounds) or an older
+        # set as the newest would put numbers in a handout that its rubric no longer produces.
+        import tempfile
+        from unittest import mock
+        from tests.grader import perf_handout
+        plan = parse_plan({"points": 16, "graphs": ["file:NY.gr", "rmat:18:16"], "rounds": 2, "repeats": 5,
+                           "solver_graphs": {"Chen": ["rmat:18:16"]}})
+        now = [("NearFar", "file:NY.gr"), ("NearFar", "rmat:18:16"), ("Chen", "rmat:18:16")]
+        with tempfile.TemporaryDirectory() as folder:
+            runs = Path(folder)
+            devices = runs / "devices.json"
+            devices.write_text(json.dumps({"runs": {"h200s9": "H200", "h200s10": "H200", "h200s11": "H200"},
+                                           "continues": {"h200s11": "h200s10"}}))
+
+            def run(name, keys, rounds=2, per_side=10):
+                path = runs / f"{name}-lab08_delta_stepping-mutant-m-{len(list(runs.glob(name + '-*'))) + 1}.json"
+                path.write_text(json.dumps({"timed_per_side": per_side, "earned": 8, "points": 16, "graphs": [
+                    {"graph": f"{solver} {graph}", "rounds": [{}] * rounds} for solver, graph in keys]}))
+                return path
+
+            with mock.patch.object(perf_handout, "DEVICES", devices):
+                old = run("h200s9", now)
+                with_chen_on_ny = run("h200s10", now + [("Chen", "file:NY.gr")])
+                other_rounds = run("h200s10", now, rounds=5, per_side=15)
+                kept_10 = run("h200s10", now)
+                kept_11 = [run("h200s11", now), run("h200s11", now)]
+                self.assertTrue(perf_handout.measures(kept_10, plan))
+                self.assertFalse(perf_handout.measures(with_chen_on_ny, plan), "Chen is no longer timed on NY")
+                self.assertFalse(perf_handout.measures(other_rounds, plan), "other rounds: another item")
+                paths = sorted(runs.glob("*-lab08_*.json"))
+                self.assertEqual(perf_handout.newest_set(paths), "h200s11", "devices.json's order, not the name's")
+                # h200s11 continues h200s10, which does not continue h200s9.
+                self.assertEqual(perf_handout.newest_runs(paths, plan), [kept_10, *kept_11])
+                self.assertNotIn(old, perf_handout.newest_runs(paths, plan))
+                (runs / "h200s12-lab08_delta_stepping-mutant-m-1.json").write_text(kept_10.read_text())
+                with self.assertRaises(SystemExit):  # a set that names no GPU
+                    perf_handout.newest_set(sorted(runs.glob("*-lab08_*.json")))
 
     def test_every_gpu_lab_rubric_has_a_valid_plan(self):
         from tests.grader import lab_data

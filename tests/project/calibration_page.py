@@ -71,10 +71,15 @@ def table(data: list[dict]) -> str:
                      f"{c['set'] or '-'} |")
     quoted = {s for c in data for s in c["set"].split(", ") if s}
     sets = [s for s in json.loads((RUNS / "devices.json").read_text())["runs"] if s in quoted]  # oldest first
-    devices = {c["device"] for c in data if c["set"]}
-    lines += ["", f"Every set of runs here ({', '.join(sets)}) was measured on {devices.pop()}."
-              if len(devices) == 1 else "Measured on: " + "; ".join(
-                  f"{s}: {next(c['device'] for c in data if s in c['set'].split(', '))}" for s in sets) + "."]
+    device_of = json.loads((RUNS / "devices.json").read_text())["runs"]
+    by_device: dict[str, list[str]] = {}  # each GPU's sets, in the order of their first set
+    for s in sets:
+        by_device.setdefault(device_of[s], []).append(s)
+    if len(by_device) == 1:
+        device, = by_device
+        lines += ["", f"Every set of runs here ({', '.join(sets)}) was measured on {device}."]
+    else:
+        lines += ["", "Measured on: " + "; ".join(f"{', '.join(s)}: {d}" for d, s in by_device.items()) + "."]
     return "\n".join(lines + ["", END])
 
 

@@ -161,10 +161,11 @@ def main(argv: list[str], description: str) -> int:
                      "no GPU or no reference solution")
     parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
                         help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
-    parser.add_argument("--sanitizer-beside-tests", action="store_true",
-                        help="run the compute-sanitizer item beside the GPU tests that share the GPU, not after "
-                             "the performance item: a shorter grading (never beside a test that times the GPU, a "
-                             "hidden-graph test or the performance item)")
+    parser.add_argument("--sanitizer-beside-tests", action=argparse.BooleanOptionalAction,
+                        default=True,
+                        help="run the compute-sanitizer item beside the GPU tests that share the GPU (default; never "
+                             "beside a test that times the GPU, a hidden-graph test or the performance item); "
+                             "--no-sanitizer-beside-tests runs it alone after the performance item, a longer grading")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
                         help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
     parser.add_argument("--results-json",

@@ -979,6 +979,26 @@ class SanitizerSkips(GraderRun):
         self.assertEqual((item["missing"], item["reason"]), SANITIZER_OFF)
 
 
+class SanitizerBesideTests(unittest.TestCase):
+    def test_the_item_runs_beside_the_tests_unless_asked_to_run_after_the_performance_item(self):
+        # The default since the eleventh session's GPU runs (docs/results/grading-time.md).
+        seen = []
+
+        def grade_labs(config, labs, rubric):
+            seen.append(config.sanitizer_beside_tests)
+            return []
+
+        with tempfile.TemporaryDirectory() as scratch:
+            common = ["--no-build", "--build-dir", scratch, "--lab", "lab01_serial", "--flavour", "solution",
+                      "--in-process", "--junit", str(Path(scratch) / "j.xml")]
+            with mock.patch.object(tests.grader.pipeline, "grade", grade_labs), \
+                    contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                grade.main(common)
+                grade.main([*common, "--no-sanitizer-beside-tests"])
+                grade.main([*common, "--sanitizer-beside-tests"])
+        self.assertEqual(seen, [True, False, True])
+
+
 class SanitizerMutants(unittest.TestCase):
     def test_without_a_gpu_sanitizer_mutants_are_not_verifiable(self):
         from tests.project import check_mutants  # runs every variant\'s tests at once, as the grader does

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/project/time_grading.py on a built tree, with lab 01 (no GPU
 needed): two copies of the reference graded one after another give two
-times, full marks and a rate per hour; a submission short of full marks (the
+times, full marks, a rate per hour and each grading's slowest graded tests; a submission short of full marks (the
 untouched skeleton) makes the tool fail, so that a time it prints is always
 that of grading a correct submission in full.
 
@@ -14,6 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from tests.grader import lab_data  # each lab's rubric.json
 from tests.project import harness  # --build-dir and the unittest run
 from tests.project import time_grading
 
@@ -41,6 +42,13 @@ class TimeGrading(unittest.TestCase):
         for phases, seconds in zip(row["phases"], row["seconds"]):
             self.assertIn("graded tests", phases, row)
             self.assertLessEqual(sum(phases.values()), seconds, "the phases are parts of one grading")
+        graded = set(lab_data.load_rubric()[LAB]["tests"])
+        for slowest, seconds in zip(row["slowest"], row["seconds"]):
+            self.assertEqual(len(slowest), time_grading.SLOWEST, row)
+            self.assertTrue(all(name in graded or name.startswith(f"{LAB}: ") for name, _ in slowest), slowest)
+            times = [s for _, s in slowest]
+            self.assertEqual(times, sorted(times, reverse=True), "longest first")
+            self.assertLessEqual(times[0], seconds, "one test cannot outlast its grading")
 
     def test_a_grading_short_of_full_marks_fails_the_tool(self):
         with tempfile.TemporaryDirectory(prefix="time-grading-") as tmp:

@@ -17,8 +17,9 @@ labs), as an instructor's is before a class is graded; --no-build reuses it.
 Prints one row per lab: the wall time of the lab's bulk run, the seconds of
 each grading (grade_bulk's bulk.json), their median, the score reached, and
 submissions per hour at that wall time, then each grading's phases (worker
-build, graded tests, performance, compute-sanitizer, from its results.json);
-writes the rows to DIR/times.json.
+build, graded tests, performance, compute-sanitizer, from its results.json)
+and its slowest graded tests (from its junit.xml: where a phase's time
+goes); writes the rows to DIR/times.json.
 Exit status 1 when a grading was not clean or did not reach full marks (then
 its time is not that of grading a correct submission in full: give the
 datasets and --hidden-graphs, on a machine with a GPU).
@@ -33,11 +34,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 from tests.grader import lab_data
 from tests.grader.intake import editable_files
 
 REPO = Path(__file__).resolve().parents[2]
+SLOWEST = 5  # graded items listed per grading
 
 
 def make_submissions(lab: str, copies: int, where: Path, source: str = "solutions") -> Path:
@@ -67,10 +70,11 @@ def time_lab(lab: str, args, passed_on: list[str], source: str = "solutions") ->
     records = [json.loads(p.read_text()) for p in sorted(out.glob("*/bulk.json"))]
     seconds = [r["seconds"] for r in records]
     phases = [phase_seconds(p.parent / "results.json", lab) for p in sorted(out.glob("*/bulk.json"))]
+    slowest = [slowest_tests(p.parent / "junit.xml") for p in sorted(out.glob("*/bulk.json"))]
     full = [r for r in records if r["status"] == "graded" and r.get("score") is not None
             and r["score"] == r.get("max_score")]
     return {"lab": lab, "copies": args.copies, "gpus": args.gpus or "one at a time", "exit_status": status,
-            "wall_s": round(wall, 1), "seconds": seconds, "phases": phases,
+            "wall_s": round(wall, 1), "seconds": seconds, "phases": phases, "slowest": slowest,
             "median_s": round(statistics.median(seconds), 1) if seconds else None,
             "full_marks": f"{len(full)}/{len(records)}",
             "scores": [f"{r.get('score')}/{r.get('max_score')}" for r in records],
@@ -84,6 +88,17 @@ def phase_seconds(results_json: Path, lab: str) -> dict:
         return json.loads(results_json.read_text()).get("extra_data", {}).get("seconds", {}).get(lab, {})
     except (OSError, json.JSONDecodeError):
         return {}
+
+
+def slowest_tests(junit: Path, count: int = SLOWEST) -> list[list]:
+    """The `count` longest graded items of a grading, [name, seconds] each,
+    longest first, from the JUnit report grade.py wrote ([] without one)."""
+    try:
+        cases = ET.parse(junit).getroot().iter("testcase")
+        timed = [(case.get("name", ""), float(case.get("time", "0"))) for case in cases]
+    except (OSError, ET.ParseError, ValueError):
+        return []
+    return [[name, round(seconds, 1)] for name, seconds in sorted(timed, key=lambda c: -c[1])[:count]]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,8 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"time_grading: {lab}: {r['copies']} submission(s) on {r['gpus']}: wall {r['wall_s']} s, "
               f"each {r['seconds']} s (median {r['median_s']}), full marks {r['full_marks']}, "
               f"{r['per_hour']} per hour", flush=True)
-        for k, phases in enumerate(r["phases"], 1):
+        for k, (phases, slowest) in enumerate(zip(r["phases"], r["slowest"]), 1):
             print(f"time_grading: {lab}: submission {k}: " + ", ".join(f"{n} {s} s" for n, s in phases.items()))
+            print(f"time_grading: {lab}: submission {k}: slowest: " + ", ".join(f"{n} {s} s" for n, s in slowest))
     return 0 if all(r["full_marks"] == f"{r['copies']}/{r['copies']}" for r in rows) else 1
 
 

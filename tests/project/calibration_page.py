@@ -70,8 +70,8 @@ def table(data: list[dict]) -> str:
                      f"{shares or 'not run'} | {inside} of {len(c['shares'])} | "
                      f"{c['set'] or '-'} |")
     quoted = {s for c in data for s in c["set"].split(", ") if s}
-    sets = [s for s in json.loads((RUNS / "devices.json").read_text())["runs"] if s in quoted]  # oldest first
     device_of = json.loads((RUNS / "devices.json").read_text())["runs"]
+    sets = [s for s in device_of if s in quoted]  # oldest first
     by_device: dict[str, list[str]] = {}  # each GPU's sets, in the order of their first set
     for s in sets:
         by_device.setdefault(device_of[s], []).append(s)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """tests/project/time_grading.py on a built tree, with lab 01 (no GPU
 needed): two copies of the reference graded one after another give two
-times, full marks, a rate per hour and each grading's slowest graded tests; a submission short of full marks (the
-untouched skeleton) makes the tool fail, so that a time it prints is always
-that of grading a correct submission in full.
+times, full marks, a rate per hour and each grading's slowest graded tests;
+a submission short of full marks (the untouched skeleton) makes the tool
+fail, so that a time it prints is always that of grading a correct
+submission in full.
 
     python3 -m tests.project.test_time_grading --build-dir BUILD
 """

@@ -28,7 +28,7 @@ from . import lab_data  # each lab's rubric.json
 from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO, intake, pipeline
-from .limits import MEMORY_LIMIT_MIB, TEST_TIMEOUT
+from .limits import GPU_TEST_JOBS, MEMORY_LIMIT_MIB, TEST_TIMEOUT
 from .model import GradingConfig, GradingError, LabReport
 from .reports import print_failures, print_table, print_times, write_gradescope, write_junit
 from .sanitizer import SANITIZER_TIMEOUT
@@ -166,6 +166,9 @@ def main(argv: list[str], description: str) -> int:
                         help="run the compute-sanitizer item beside the GPU tests that share the GPU (default; never "
                              "beside a test that times the GPU, a hidden-graph test or the performance item); "
                              "--no-sanitizer-beside-tests runs it alone after the performance item, a longer grading")
+    parser.add_argument("--gpu-jobs", type=int, metavar="N",
+                        help=f"GPU test processes at a time (default: the lab's rubric \"gpu_jobs\", else "
+                             f"{GPU_TEST_JOBS}); a test that times the GPU still runs alone")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
                         help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
     parser.add_argument("--results-json",
@@ -184,6 +187,8 @@ def main(argv: list[str], description: str) -> int:
     parser.add_argument("--allow-unsandboxed", action="store_true",
                         help="with --results-json: grade even where bubblewrap cannot sandbox the student's code")
     args = parser.parse_args(argv)
+    if args.gpu_jobs is not None and args.gpu_jobs < 1:
+        parser.error("--gpu-jobs needs at least 1")
     spared = set(descendants())  # a caller's own processes (grade.main called as a library)
     build_dir = Path(args.build_dir).resolve()
     work_dir = Path(args.work_dir).resolve() if args.work_dir else build_dir
@@ -269,7 +274,7 @@ def main(argv: list[str], description: str) -> int:
             hidden_graphs=args.hidden_graphs, timeout=args.timeout, memory_limit=args.memory_limit,
             build_gpu_labs=args.build_gpu_labs, sanitize=args.sanitize, sanitize_only=args.sanitize_only,
             sanitizer_timeout=args.sanitizer_timeout, sanitizer_beside_tests=args.sanitizer_beside_tests,
-            perf=args.perf, perf_only=args.perf_only)
+            gpu_jobs=args.gpu_jobs, perf=args.perf, perf_only=args.perf_only)
         reports = pipeline.grade(config, labs, rubric)
     except Exception as error:  # noqa: BLE001  (results.json must say why grading stopped)
         if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):

@@ -37,6 +37,7 @@ class GradingConfig:
     sanitize_only: bool = False
     sanitizer_timeout: float = 0.0
     sanitizer_beside_tests: bool = False  # the compute-sanitizer item beside the GPU tests, not after them
+    gpu_jobs: int | None = None  # GPU test processes at a time (None: the lab's rubric "gpu_jobs", else GPU_TEST_JOBS)
     perf: bool = False
     perf_only: bool = False
 

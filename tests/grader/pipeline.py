@@ -155,7 +155,7 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
         reports.append(with_build_time(
             grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
                       sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only,
-                      sanitizer_beside_tests=config.sanitizer_beside_tests),
+                      sanitizer_beside_tests=config.sanitizer_beside_tests, gpu_jobs=config.gpu_jobs),
             build_seconds))
     return reports
 

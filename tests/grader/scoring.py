@@ -34,6 +34,16 @@ def rubric_results(lab: str, entry: dict) -> list[Result]:
     return results
 
 
+def gpu_jobs_of(lab: str, entry: dict) -> int:
+    """How many of the lab's GPU tests run at once: its rubric's "gpu_jobs",
+    else GPU_TEST_JOBS. GradingError for a value that is not a whole number
+    from 1 up."""
+    jobs = entry.get("gpu_jobs", GPU_TEST_JOBS)
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise GradingError(f"{lab}: gpu_jobs in tests/{lab}/rubric.json must be a whole number from 1 up, got {jobs!r}")
+    return jobs
+
+
 def gpu_alone(lab: str, entry: dict) -> frozenset[str]:
     """The graded tests of a rubric entry's "gpu_alone": tests that time the
     GPU (lab 05's copy/compute overlap reads event times), run with nothing
@@ -157,7 +167,7 @@ def lab_jobs(lab: str, entry: dict, programs: list[Program], runner: Runner, lef
 def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, left_out: str = "", *,
               sanitizer: SanitizerSetup = SanitizerSetup(), sanitizer_only: bool = False,
               perf_setup: perf.PerfSetup = perf.PerfSetup(), perf_only: bool = False,
-              sanitizer_beside_tests: bool = False) -> LabReport:
+              sanitizer_beside_tests: bool = False, gpu_jobs: int | None = None) -> LabReport:
     """Grades a lab's built programs. `left_out`, when set, is the skip reason
     of the rubric's tests that no program lists (its GPU programs were not
     built). The performance item runs after the tests, as `perf_setup` says,
@@ -166,7 +176,7 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
     With `sanitizer_beside_tests` the compute-sanitizer item runs beside the
     GPU tests that share the GPU instead of after the performance item (never
     beside a test that times the GPU, a hidden-graph test or the performance
-    item)."""
+    item). The GPU tests run `gpu_jobs` at a time (None: gpu_jobs_of(entry))."""
     report, jobs, listed, unlisted = lab_jobs(lab, entry, programs, runner, left_out, sanitizer_only, perf_only)
     item = next((r for r in report.results if r.name == SANITIZER_ITEM), None)
     perf_item = next((r for r in report.results if r.name == perf.PERF_ITEM), None)
@@ -178,7 +188,8 @@ def grade_lab(lab: str, entry: dict, programs: list[Program], runner: Runner, le
 
     beside = sanitizer_beside_tests and item is not None and not perf_only and not sanitizer_only
     started = time.monotonic()
-    runner.run_all(jobs, gpu_workers=GPU_TEST_JOBS, alone=gpu_alone(lab, entry), beside=sanitize if beside else None)
+    runner.run_all(jobs, gpu_workers=gpu_jobs or gpu_jobs_of(lab, entry), alone=gpu_alone(lab, entry),
+                   beside=sanitize if beside else None)
     report.seconds["graded tests"] = time.monotonic() - started
     if perf_item is not None and not sanitizer_only:  # alone on the GPU: after the tests
         started = time.monotonic()

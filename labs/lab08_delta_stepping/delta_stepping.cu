@@ -20,31 +20,22 @@
 //    the current bucket" gives each such v its slot, ReqIndex(v), so taking
 //    the bucket out is one parallel scatter instead of a contended counter.
 //    CUB does the scan (and the select of S, and the minimum that finds the
-//    next bucket): the lab is about the buckets, not the scan.
+//    next bucket), in chen_scans.cu: the lab is about the buckets, not the scan.
 //  - Arcs shared evenly by a prefix sum of the requests' out-degrees (Chen
 //    5.4, reqSize): it numbers their arcs, and each thread of the relaxation
 //    takes an equal share of that numbering, so a hub's arcs are spread over
 //    many threads instead of one (task 7). A light round gets reqSize from
 //    the same scan as ReqIndex, which sums (arcs, vertices) pairs packed in
-//    one 64-bit word: a second scan per round would cost its launches in a
-//    loop bound by its rounds (1.2x on road-NY, 1.4x on a grid, measured).
+//    one 64-bit word.
 //
 // The host drives the loop and reads one number per light round (how many
 // vertices the round took) and one per bucket (the next bucket): Near-Far,
 // in near_far.cu, shows what that costs on a road graph.
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/transform_output_iterator.h>
-#include <thrust/iterator/zip_iterator.h>
-#include <thrust/tuple.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
+#include "chen_scans.cuh"
 #include "lab08.hpp"
 #include "sssp/cuda/device.hpp"
 #include "sssp/cuda/device_graph.cuh"
@@ -74,44 +65,6 @@ using sssp::cuda::DeviceBuffer;
 
 namespace {
 
-// The light round's scan sums, for each vertex v of bucket `current`, the
-// pair (out-degree of v, 1) packed as degree * 2^32 + 1, and 0 for any other
-// vertex: the exclusive sum at v is then (arcs of the requests before v,
-// ReqIndex(v)). Neither half carries into the other: a graph has fewer than
-// 2^32 arcs and vertices (sssp/types.hpp).
-struct BucketArcsAndSlot {
-  const bucket_t* bindex;
-  const edge_t* offsets;
-  bucket_t current;
-  __device__ std::uint64_t operator()(vertex_t v) const {
-    if (bindex[v] != current) return 0;
-    return (static_cast<std::uint64_t>(offsets[v + 1] - offsets[v]) << 32) | 1u;
-  }
-};
-
-// Unpacks the scan's output into ReqIndex(v) and the arcs before v.
-struct SlotAndArcs {
-  __host__ __device__ thrust::tuple<vertex_t, edge_t> operator()(std::uint64_t packed) const {
-    return {static_cast<vertex_t>(packed), static_cast<edge_t>(packed >> 32)};
-  }
-};
-
-// v is in S: it was taken out of bucket `current` (its stamp is current + 1).
-struct TakenFrom {
-  const bucket_t* taken_stamp;
-  bucket_t current;
-  __device__ bool operator()(vertex_t v) const { return taken_stamp[v] == current + 1; }
-};
-
-// The light round's scan: (arcs, vertices) of bucket `current` in, ReqIndex and arcs before out.
-auto bucket_scan_input(const bucket_t* bindex, const edge_t* offsets, bucket_t current) {
-  return thrust::make_transform_iterator(thrust::counting_iterator<vertex_t>(0),
-                                         BucketArcsAndSlot{bindex, offsets, current});
-}
-auto bucket_scan_output(vertex_t* req_index, edge_t* arcs_before) {
-  return thrust::make_transform_output_iterator(thrust::make_zip_iterator(req_index, arcs_before), SlotAndArcs{});
-}
-
 // What a light round took out of its bucket, read by the host in one copy:
 // the number of requests, and their arcs (which size the relaxation's grid).
 struct RoundSize {
@@ -137,19 +90,6 @@ __global__ void take_bucket(vertex_t n, const edge_t* __restrict__ offsets, buck
     }
   }
 }
-
-// The out-degree of requests[i] for i < *count, and 0 past it: the input of
-// the heavy phase's scan that gives reqSize (S's size is on the GPU).
-struct RequestDegree {
-  const edge_t* offsets;
-  const vertex_t* requests;
-  const unsigned* count;
-  __device__ edge_t operator()(vertex_t i) const {
-    if (i >= *count) return 0;
-    const vertex_t v = requests[i];
-    return offsets[v + 1] - offsets[v];
-  }
-};
 
 // Relaxes the light or heavy arcs of requests[0 .. *count), each thread its
 // share by reqSize (task 7) and each arc by task 3; adds the arcs offered
@@ -221,7 +161,7 @@ struct DeltaSteppingSssp::Impl {
         requests(std::max<vertex_t>(n, 1), "requests"),
         req_size(static_cast<std::size_t>(n) + 1, "request sizes"),
         selected(1, "S size"),
-        cub_scratch(cub_scratch_bytes(n), "CUB scratch"),
+        cub_scratch(chen_scans::scratch_bytes(n), "CUB scratch"),
         resident(resident_blocks(n, o.block_size)),
         degree(n == 0 ? 1 : std::max<std::uint64_t>((g.num_edges() + n - 1) / n, 1)) {}
 
@@ -230,25 +170,8 @@ struct DeltaSteppingSssp::Impl {
     using sssp::cuda::device_bytes;
     const std::uint64_t bytes = sssp::cuda::csr_device_bytes(g) + device_bytes<dist_t>(n) +
                                 device_bytes<bucket_t>(2 * n) + device_bytes<vertex_t>(2 * n) +
-                                device_bytes<edge_t>(2 * n + 1) + cub_scratch_bytes(g.num_vertices());
+                                device_bytes<edge_t>(2 * n + 1) + chen_scans::scratch_bytes(g.num_vertices());
     sssp::cuda::require_free_memory(bytes, "lab 08 delta-stepping on " + sssp::describe(g));
-  }
-
-  // The scratch the largest of the four CUB calls needs on n items (n + 1 for reqSize).
-  static std::size_t cub_scratch_bytes(vertex_t n) {
-    std::size_t scan = 0, select = 0, reduce = 0, sizes = 0;
-    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, bucket_scan_input(nullptr, nullptr, 0),
-                                                  bucket_scan_output(nullptr, nullptr), n));
-    SSSP_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select, thrust::counting_iterator<vertex_t>(0),
-                                          static_cast<vertex_t*>(nullptr), static_cast<unsigned*>(nullptr), n,
-                                          TakenFrom{nullptr, 0}));
-    SSSP_CUDA_CHECK(cub::DeviceReduce::Min(nullptr, reduce, static_cast<const bucket_t*>(nullptr),
-                                           static_cast<bucket_t*>(nullptr), n));
-    const auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<vertex_t>(0),
-                                                         RequestDegree{nullptr, nullptr, nullptr});
-    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, sizes, degrees, static_cast<edge_t*>(nullptr),
-                                                  static_cast<std::uint64_t>(n) + 1));
-    return std::max({scan, select, reduce, sizes, std::size_t{1}});
   }
 
   static unsigned resident_blocks(vertex_t n, unsigned block_size) {
@@ -276,10 +199,8 @@ struct DeltaSteppingSssp::Impl {
     std::uint64_t taken_total = 0;
     const cudaStream_t s = stream.get();
     for (std::uint64_t round = 1;; ++round) {
-      std::size_t bytes = cub_scratch.size();
-      SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes,
-                                                    bucket_scan_input(bindex.data(), graph.offsets.data(), current),
-                                                    bucket_scan_output(req_index.data(), arcs_before.data()), n, s));
+      chen_scans::scan_bucket(cub_scratch.data(), cub_scratch.size(), bindex.data(), graph.offsets.data(), current,
+                              req_index.data(), arcs_before.data(), n, s);
       take_bucket<<<sssp::cuda::grid_for(n, options.block_size), options.block_size, 0, s>>>(
           n, graph.offsets.data(), bindex.data(), taken_stamp.data(), req_index.data(), arcs_before.data(),
           requests.data(), req_size.data(), current, taken.device());
@@ -311,14 +232,10 @@ struct DeltaSteppingSssp::Impl {
   // then reqSize by a CUB scan, and one launch over it.
   void relax_heavy(bucket_t current, std::uint64_t bound, Counters& work) {
     const cudaStream_t s = stream.get();
-    std::size_t bytes = cub_scratch.size();
-    SSSP_CUDA_CHECK(cub::DeviceSelect::If(cub_scratch.data(), bytes, thrust::counting_iterator<vertex_t>(0),
-                                          requests.data(), selected.data(), n, TakenFrom{taken_stamp.data(), current},
-                                          s));
-    bytes = cub_scratch.size();
-    const auto degrees = thrust::make_transform_iterator(
-        thrust::counting_iterator<vertex_t>(0), RequestDegree{graph.offsets.data(), requests.data(), selected.data()});
-    SSSP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch.data(), bytes, degrees, req_size.data(), bound + 1, s));
+    chen_scans::select_taken(cub_scratch.data(), cub_scratch.size(), taken_stamp.data(), current, requests.data(),
+                             selected.data(), n, s);
+    chen_scans::scan_request_degrees(cub_scratch.data(), cub_scratch.size(), graph.offsets.data(), requests.data(),
+                                     selected.data(), req_size.data(), bound + 1, s);
     work.kernel_launches += 2;
     // |S| and its arcs are on the GPU: about a thread per arc by the average
     // degree, and at least a block per SM or so, as S may hold hubs.
@@ -329,9 +246,8 @@ struct DeltaSteppingSssp::Impl {
 
   // The smallest bucket index of any vertex: the next bucket, or kNoBucket.
   bucket_t find_next_bucket(Counters& work) {
-    std::size_t bytes = cub_scratch.size();
-    SSSP_CUDA_CHECK(
-        cub::DeviceReduce::Min(cub_scratch.data(), bytes, bindex.data(), next_bucket.device(), n, stream.get()));
+    chen_scans::min_bucket(cub_scratch.data(), cub_scratch.size(), bindex.data(), next_bucket.device(), n,
+                           stream.get());
     ++work.kernel_launches;
     ++work.host_syncs;
     return next_bucket.read(stream.get());

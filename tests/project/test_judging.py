@@ -72,6 +72,19 @@ class HiddenGraphTests(unittest.TestCase):
         with self.assertRaisesRegex(GradingError, "gpu_alone .* names Streams.CopiesOverlaps"):
             gpu_alone("lab", {"tests": entry["tests"], "gpu_alone": ["Streams.CopiesOverlaps"]})
 
+    def test_a_lab_sets_how_many_gpu_tests_run_at_once(self):
+        # A lab whose tests sync with the host in a loop loses more to the GPU's
+        # time slicing between processes than it gains from running beside
+        # others: its rubric's "gpu_jobs" says how many run at once.
+        from tests.grader.limits import GPU_TEST_JOBS
+        from tests.grader.model import GradingError
+        from tests.grader.scoring import gpu_jobs_of
+        self.assertEqual(gpu_jobs_of("lab", {"tests": {}}), GPU_TEST_JOBS)
+        self.assertEqual(gpu_jobs_of("lab", {"tests": {}, "gpu_jobs": 2}), 2)
+        for bad in (0, -1, 1.5, "2", True):
+            with self.assertRaisesRegex(GradingError, "gpu_jobs in tests/lab/rubric.json must be a whole number"):
+                gpu_jobs_of("lab", {"tests": {}, "gpu_jobs": bad})
+
     def test_the_sanitizer_item_can_run_beside_the_gpu_tests_that_share_the_gpu_only(self):
         # --sanitizer-beside-tests: the item overlaps the GPU tests run several
         # at a time, never a test that times the GPU or a hidden-graph test,

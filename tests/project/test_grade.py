@@ -798,6 +798,28 @@ class SanitizerRuns(unittest.TestCase):
         self.assertEqual((result.status, result.score), ("passed", 4), result.output)
         self.assertEqual([r.tool for r in result.sanitizer_runs], list(SANITIZER_TOOLS))
 
+    def test_the_three_tools_run_at_once_and_are_judged_in_order(self):
+        # racecheck alone is most of the item's time: the other two run beside it.
+        import threading
+        import time
+        spans, lock = {}, threading.Lock()
+
+        def run_tool(tool, program, patterns, names):
+            start = time.monotonic()
+            time.sleep(0.3)
+            with lock:
+                spans[tool] = (start, time.monotonic())
+            return ToolRun(tool, "reported" if tool == "synccheck" else "clean", "barrier error", errors=1)
+
+        sanitizer = Sanitizer(str(self.dir / "compute-sanitizer"), self.runner, 30)
+        with mock.patch.object(sanitizer, "run_tool", side_effect=run_tool):
+            result = sanitizer.run(Program(str(self.dir / "test_program"), "gpu"),
+                                   Result("lab", SANITIZER_ITEM, 4, "visible"),
+                                   {tool: (["S.*"], ["S.T"]) for tool in SANITIZER_TOOLS})
+        self.assertLess(max(s for s, _ in spans.values()), min(e for _, e in spans.values()), f"not at once: {spans}")
+        self.assertEqual([r.tool for r in result.sanitizer_runs], list(SANITIZER_TOOLS))
+        self.assertEqual((result.status, result.output), ("failed", "barrier error"))
+
     def test_a_race_fails_the_item(self):
         result = self.item(racecheck=RACE)
         self.assertEqual((result.status, result.score), ("failed", 0))

@@ -72,6 +72,17 @@ class HiddenGraphTests(unittest.TestCase):
         with self.assertRaisesRegex(GradingError, "gpu_alone .* names Streams.CopiesOverlaps"):
             gpu_alone("lab", {"tests": entry["tests"], "gpu_alone": ["Streams.CopiesOverlaps"]})
 
+    def test_the_gpu_tests_of_the_suites_take_turns(self):
+        from tests.grader.judging import spread_by_suite
+        gpu = Program("gpu-tests", "gpu")
+        names = ["A.1", "A.2", "A.3", "B.1", "C.1", "C.2"]
+        spread = spread_by_suite([(gpu, Result("lab", name, 1.0, "visible")) for name in names])
+        self.assertEqual([r.name for _, r in spread], ["A.1", "B.1", "C.1", "A.2", "C.2", "A.3"])
+        runner = RecordingRunner()
+        runner.run_all([(gpu, Result("lab", name, 1.0, "visible")) for name in names], gpu_workers=1)
+        self.assertEqual(sorted(runner.spans, key=lambda n: runner.spans[n][0]),
+                         ["A.1", "B.1", "C.1", "A.2", "C.2", "A.3"], "the GPU tests ran in turns")
+
     def test_a_lab_sets_how_many_gpu_tests_run_at_once(self):
         # A lab whose tests sync with the host in a loop loses more to the GPU's
         # time slicing between processes than it gains from running beside

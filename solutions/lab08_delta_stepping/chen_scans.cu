@@ -95,10 +95,10 @@ void scan_bucket(void* scratch, std::size_t bytes, const bucket_t* bindex, const
                                                 bucket_scan_output(req_index, arcs_before), n, stream));
 }
 
-void select_taken(void* scratch, std::size_t bytes, const bucket_t* taken_stamp, bucket_t current,
-                  vertex_t* requests, unsigned* selected, vertex_t n, cudaStream_t stream) {
-  SSSP_CUDA_CHECK(cub::DeviceSelect::If(scratch, bytes, thrust::counting_iterator<vertex_t>(0), requests, selected,
-                                        n, TakenFrom{taken_stamp, current}, stream));
+void select_taken(void* scratch, std::size_t bytes, const bucket_t* taken_stamp, bucket_t current, vertex_t* requests,
+                  unsigned* selected, vertex_t n, cudaStream_t stream) {
+  SSSP_CUDA_CHECK(cub::DeviceSelect::If(scratch, bytes, thrust::counting_iterator<vertex_t>(0), requests, selected, n,
+                                        TakenFrom{taken_stamp, current}, stream));
 }
 
 void scan_request_degrees(void* scratch, std::size_t bytes, const edge_t* offsets, const vertex_t* requests,

@@ -34,8 +34,8 @@ void scan_bucket(void* scratch, std::size_t bytes, const bucket_t* bindex, const
 
 /// @brief S: the vertices taken out of bucket `current` (taken_stamp[v] ==
 /// current + 1), in increasing order, into requests[0 .. *selected).
-void select_taken(void* scratch, std::size_t bytes, const bucket_t* taken_stamp, bucket_t current,
-                  vertex_t* requests, unsigned* selected, vertex_t n, cudaStream_t stream);
+void select_taken(void* scratch, std::size_t bytes, const bucket_t* taken_stamp, bucket_t current, vertex_t* requests,
+                  unsigned* selected, vertex_t n, cudaStream_t stream);
 
 /// @brief reqSize of S: req_size[i] = the out-arcs of requests[0 .. i), for
 /// i < `items`, counting only the first *count requests (*count is on the GPU).

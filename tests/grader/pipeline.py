@@ -149,9 +149,10 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
             report.compiler_errors = build.compiler_errors(failed)
             reports.append(with_build_time(report, build_seconds))
             continue
-        missing = [p.path for p in programs if not Path(p.path).exists()]
+        # A worker missing would fail every test as the student's crash: a zero that says nothing.
+        missing = [path for path in [*(p.path for p in programs), worker_path] if path and not Path(path).exists()]
         if missing:
-            raise GradingError(f"{lab}: not built: {', '.join(missing)}")
+            raise GradingError(f"{lab}: not built: {', '.join(missing)} (build it: drop --no-build)")
         reports.append(with_build_time(
             grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
                       sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only,

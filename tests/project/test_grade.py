@@ -218,6 +218,29 @@ class HiddenGraphDirectory(GraderRun):
         self.expect_refusal(self.scratch / "hidden", "holds no graph file")
 
 
+class UnbuiltWorker(GraderRun):
+    def test_a_worker_the_build_lacks_stops_the_grading_with_its_name(self):
+        # --no-build grades with the workers the course build made. One never
+        # built failed every test as a crash of the student's code ("exited
+        # with status 1": the sandbox found no program), and --expect zero
+        # called that the untouched skeleton's 0 (H200, 2026-11-29).
+        manifest = json.loads((BUILD / "graded_tests.json").read_text())
+        absent = self.scratch / "lab01_serial_worker_student"
+        for worker in manifest["workers"]:
+            if (worker["lab"], worker["flavour"]) == ("lab01_serial", "student"):
+                worker["path"] = str(absent)
+        build_dir = self.scratch / "build"
+        build_dir.mkdir()
+        (build_dir / "graded_tests.json").write_text(json.dumps(manifest))
+        run = subprocess.run([sys.executable, str(REPO / "tests" / "grade.py"), "--build-dir", str(build_dir),
+                              "--no-build", "--lab", "lab01_serial", "--expect", "zero", "--allow-unsandboxed",
+                              "--junit", str(self.scratch / "junit.xml")],
+                             cwd=self.scratch, capture_output=True, text=True, timeout=600)
+        self.assertNotEqual(run.returncode, 0, run.stdout)
+        self.assertIn(f"lab01_serial: not built: {absent} (build it: drop --no-build)", run.stderr)
+        self.assertNotIn("as expected", run.stdout)
+
+
 class CompileFailure(GraderRun):
     def test_a_lab_that_does_not_compile_scores_zero_and_the_others_are_graded(self):
         # LAB's worker fails to compile as a compiler would: grade.py must

@@ -453,6 +453,7 @@ class SideRun:
     setups: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)  # (construct, warm-up) ms
     calls: dict[str, list[float]] = dataclasses.field(default_factory=dict)  # the null solver's calls, ms
     reruns: int = 0  # 1 when this round of the student's ran again for a setup over its allowance
+    rerun_why: str = ""  # then the first run's setups over their allowance (over_allowance)
 
 
 @dataclass
@@ -545,20 +546,36 @@ def run_side(runner, program, plan: PerfPlan, seed: int, call_cost: bool = False
     return run
 
 
-def round_charge(student: SideRun, reference: SideRun, scale: PerfScale) -> float:
-    """What one round's student setups are over their allowance, in ms summed
-    over its graphs, each judged at that round's ratio of whole calls: the
-    charge score_graph would make for this round (it judges at the ratio of
-    every round, so the two can differ a little)."""
-    total = 0.0
+def over_allowance(student: SideRun, reference: SideRun, scale: PerfScale) -> dict[str, tuple[RoundSetup, float]]:
+    """One round's student setups over their allowance: per solver and graph,
+    the setup and the allowance, each judged at that round's ratio of whole
+    calls."""
+    over = {}
     for key, solves in reference.solves.items():
         ran = student.solves.get(key, [])[:len(solves)]
         if not ran or key not in student.setups or key not in reference.setups:
             continue
         ratio = statistics.median(s.wall_ms / r.wall_ms for s, r in zip(ran, solves))
         setup = RoundSetup(*student.setups[key], *reference.setups[key], len(ran))
-        total += max(0.0, setup.student_ms - scale.setup_allowed(setup, ratio))
-    return total
+        allowed = scale.setup_allowed(setup, ratio)
+        if setup.student_ms > allowed:
+            over[key] = (setup, allowed)
+    return over
+
+
+def round_charge(student: SideRun, reference: SideRun, scale: PerfScale) -> float:
+    """What one round's student setups are over their allowance, in ms summed
+    over its graphs: the charge score_graph would make for this round (it
+    judges at the ratio of every round, so the two can differ a little)."""
+    return sum(setup.student_ms - allowed for setup, allowed in over_allowance(student, reference, scale).values())
+
+
+def describe_over(over: dict[str, tuple[RoundSetup, float]]) -> str:
+    """What over_allowance found, for the report: each setup's parts against
+    its allowance and the reference's own."""
+    return "; ".join(f"{key}: {setup.student_ms:.0f} ms (construction {setup.student_construct_ms:.0f}, warm-ups "
+                     f"{setup.student_warmup_ms:.0f}) against {allowed:.0f} ms allowed, the reference's "
+                     f"{setup.reference_ms:.0f} ms" for key, (setup, allowed) in over.items())
 
 
 def student_round(runner, student, plan: PerfPlan, seed: int, reference: SideRun) -> SideRun:
@@ -572,12 +589,13 @@ def student_round(runner, student, plan: PerfPlan, seed: int, reference: SideRun
     itself, beside three other gradings, spent 2.5x the reference's setup in
     one round of road-NY, and lost 0.3 of 116 points to the charge)."""
     first = run_side(runner, student, plan, seed)
-    charge = round_charge(first, reference, plan.scale)
-    if first.failure or charge <= 0:
+    over = over_allowance(first, reference, plan.scale)
+    if first.failure or not over:
         return first
     again = run_side(runner, student, plan, seed)
-    kept = again if again.failure or round_charge(again, reference, plan.scale) < charge else first
-    kept.reruns = 1
+    kept = (again if again.failure or round_charge(again, reference, plan.scale) < round_charge(first, reference, plan.scale)
+            else first)
+    kept.reruns, kept.rerun_why = 1, describe_over(over)
     return kept
 
 
@@ -633,7 +651,8 @@ def grade_item(item, plan: PerfPlan, student, reference, runner) -> list[GraphSc
         item.output += (f"\n{reruns} of {plan.rounds} round{'s' if plan.rounds != 1 else ''} of yours ran twice: "
                         "the first run's setup was over its allowance, so the round ran again on the same sources "
                         "and the run with the smaller charge counts (a charge that stays is work your code did "
-                        "before the clock, not the machine's noise).")
+                        "before the clock, not the machine's noise). Over the allowance in the first run: "
+                        + " | ".join(run.rerun_why for run in students if run.reruns) + ".")
     return scores
 
 

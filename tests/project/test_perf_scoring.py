@@ -405,6 +405,10 @@ class WorkBeforeTheClock(unittest.TestCase):
         score, item = self.grade([spiked, clean, clean], reference)
         self.assertEqual((score.fraction, score.charged_ms), (1.0, 0.0), score.reason)
         self.assertIn("1 of 2 rounds of yours ran twice", item.output)
+        # Which setup, by how much: 2.5 x 78 + 30 = 225 ms against 2 x 78 + 20 = 176 allowed (ratio 1).
+        self.assertIn("Over the allowance in the first run: ", item.output)
+        self.assertIn(" file:rome99.gr.gz: 225 ms (construction 2, warm-ups 223) against 176 ms allowed, "
+                      "the reference's 78 ms.", item.output)
         # The spike in both runs of its round: charged, so it is a spike the rule sees.
         score, _ = self.grade([spiked, spiked, clean], reference)
         self.assertGreater(score.charged_ms, 0.0, score.reason)

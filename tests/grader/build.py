@@ -9,6 +9,8 @@ under the compile's caps (COMPILE_*: time, memory, output).
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
@@ -16,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -255,6 +258,24 @@ def _start_from_pristine(build_dir: Path, root: Path, lab: str, isolation: sandb
     stamp.write_text(digest.hexdigest())
 
 
+@contextlib.contextmanager
+def worker_build_lock(work_dir: Path) -> Iterator[None]:
+    """Holds the worker build under `work_dir` for one grading, from its
+    compile to its last test: a second grading there would rebuild the worker
+    that the first one's tests still run (one student's tests running another
+    student's code), so it waits until the first has ended, and says so. The
+    lock is a file beside the worker build, which a fresh build wipes."""
+    work_dir.mkdir(parents=True, exist_ok=True)
+    with open(work_dir / f"{WORKER_BUILD}.lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting: another grading compiles and runs students' code in {work_dir / WORKER_BUILD}; "
+                  "gradings at the same time each need their own --work-dir", flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield  # the lock ends with the file's closing
+
+
 def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: sandbox.Isolation,
                          gpu: bool, state: dict, timeout: float = COMPILE_TIMEOUT,
                          work_dir: Path | None = None) -> tuple[str | None, str | None]:
@@ -265,7 +286,7 @@ def build_student_worker(build_dir: Path, labs_dir: Path, lab: str, isolation: s
     one, so no submission sees what another compiled. The build runs under
     the compile's caps, `timeout` seconds for the whole of it. The build goes
     under `work_dir` (default `build_dir`, whose settings it takes): runs at
-    the same time each need their own."""
+    the same time each need their own (worker_build_lock)."""
     root = (work_dir or build_dir) / WORKER_BUILD
     stage, out = root / "src", root / "build"
     if not state.get("staged"):

@@ -139,7 +139,8 @@ def main(argv: list[str], description: str) -> int:
                              "GPU or not) and grade nothing: for runs with --no-build elsewhere (grade_bulk.py)")
     parser.add_argument("--work-dir", metavar="DIR",
                         help="where a --submission's files, its sandboxed worker build and the plots go (default: "
-                             "the build directory); runs at the same time need one each, the build is only read")
+                             "the build directory); runs at the same time need one each (a second run in one "
+                             "waits for the first to end), the build is only read")
     parser.add_argument("--lab", action="append", help="grade only this lab (repeatable)")
     parser.add_argument("--flavour", type=flavour, default="student",
                         help="grade labs/ (student, default), solutions/ (solution) or a mutant (mutant:NAME)"

@@ -11,6 +11,7 @@ are still graded.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -88,76 +89,79 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
     only = config.sanitize_only or config.perf_only
 
     reports = []
-    for lab in labs:
-        wanted = config.flavour if isolation is None else "isolated"
-        programs = [Program(e["path"], e["kind"]) for e in manifest["executables"]
-                    if e["lab"] == lab and e["flavour"] == wanted and (not only or e["kind"] == "gpu")]
-        left_out = ""
-        if skip_gpu and any(p.kind == "gpu" for p in programs):
-            programs = [p for p in programs if p.kind != "gpu"]
-            left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*), so the GPU test "
-                        "programs were not built; --build-gpu-labs builds and runs them anyway")
+    # A student worker compiled in the work directory is this grading's until its last test.
+    compiles = isolation is not None and config.flavour == "student" and (config.submission or not config.no_build)
+    with build.worker_build_lock(config.work_dir) if compiles else contextlib.nullcontext():
+        for lab in labs:
+            wanted = config.flavour if isolation is None else "isolated"
+            programs = [Program(e["path"], e["kind"]) for e in manifest["executables"]
+                        if e["lab"] == lab and e["flavour"] == wanted and (not only or e["kind"] == "gpu")]
+            left_out = ""
+            if skip_gpu and any(p.kind == "gpu" for p in programs):
+                programs = [p for p in programs if p.kind != "gpu"]
+                left_out = ("GPU test skipped: no NVIDIA GPU found (nvidia-smi -L, /dev/nvidia*), so the GPU test "
+                            "programs were not built; --build-gpu-labs builds and runs them anyway")
+                if not programs:
+                    reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing=missing_for(left_out) or "",
+                                           sanitizer_skip=sanitizer.skip, sanitizer_only=config.sanitize_only,
+                                           perf_only=config.perf_only))
+                    continue
+            perf_setup = perf_setup_for(config, lab, rubric[lab], gpu, isolation, workers)
             if not programs:
-                reports.append(not_run(lab, rubric[lab], "skipped", left_out, missing=missing_for(left_out) or "",
-                                       sanitizer_skip=sanitizer.skip, sanitizer_only=config.sanitize_only,
+                gpu_lab = manifest["labs"].get(lab) == "GPU" and not manifest["cuda_built"]
+                reason = (f"GPU test skipped: GPU lab not built: {manifest['cuda_disabled_reason']}" if gpu_lab
+                          else "no test program was built for this lab")
+                reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
+                                       missing=missing_for(reason) or "", sanitizer_only=config.sanitize_only,
                                        perf_only=config.perf_only))
                 continue
-        perf_setup = perf_setup_for(config, lab, rubric[lab], gpu, isolation, workers)
-        if not programs:
-            gpu_lab = manifest["labs"].get(lab) == "GPU" and not manifest["cuda_built"]
-            reason = (f"GPU test skipped: GPU lab not built: {manifest['cuda_disabled_reason']}" if gpu_lab
-                      else "no test program was built for this lab")
-            reports.append(not_run(lab, rubric[lab], "skipped" if gpu_lab else "failed", reason,
-                                   missing=missing_for(reason) or "", sanitizer_only=config.sanitize_only,
-                                   perf_only=config.perf_only))
-            continue
-        failed = None
-        worker_path = ""
-        build_seconds = None  # the student's worker, compiled in the sandbox
-        if isolation is not None:
-            # The test programs hold no student code: a failure to build them is the course's.
-            trusted = [p.target for p in programs]
-            if config.flavour != "student" or (config.no_build and not config.submission):
-                worker_path = workers.get((lab, config.flavour), "")
+            failed = None
+            worker_path = ""
+            build_seconds = None  # the student's worker, compiled in the sandbox
+            if isolation is not None:
+                # The test programs hold no student code: a failure to build them is the course's.
+                trusted = [p.target for p in programs]
+                if config.flavour != "student" or (config.no_build and not config.submission):
+                    worker_path = workers.get((lab, config.flavour), "")
+                    if not worker_path:
+                        raise GradingError(f"{lab}: no worker for flavour {config.flavour} in {manifest_path}")
+                    trusted.append(Path(worker_path).name)
+                if perf_setup.skip is None:
+                    trusted.append(Path(workers[(lab, "solution")]).name)  # the reference the item times against
+                if not config.no_build and build.build(build_dir, trusted) is not None:
+                    raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
                 if not worker_path:
-                    raise GradingError(f"{lab}: no worker for flavour {config.flavour} in {manifest_path}")
-                trusted.append(Path(worker_path).name)
-            if perf_setup.skip is None:
-                trusted.append(Path(workers[(lab, "solution")]).name)  # the reference the item times against
-            if not config.no_build and build.build(build_dir, trusted) is not None:
-                raise GradingError(f"{lab}: the course's test programs failed to build (see the output above)")
-            if not worker_path:
-                started = time.monotonic()
-                path, failed = build.build_student_worker(build_dir, Path(config.labs_dir), lab, isolation, False,
-                                                          worker_state, work_dir=config.work_dir)
-                worker_path = path or ""
-                build_seconds = time.monotonic() - started
-            gpu_lab = manifest["labs"].get(lab) == "GPU"
-            programs = [Program(p.path, p.kind, tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab)),
-                                worker_path) for p in programs]
-        elif not config.no_build:
-            failed = build.build(build_dir, [p.target for p in programs])
-        if failed is not None:
-            if isolation is None:  # the test programs link the lab's code, so none was built to tell the skips
-                report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile",
-                                 sanitizer_skip=sanitizer.skip, sanitizer_only=config.sanitize_only,
-                                 perf_only=config.perf_only)
-            else:  # the maximum of a compiled run: what would skip here is left out
-                report = not_compiled(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
-                                      sanitizer_only=config.sanitize_only, perf_setup=perf_setup,
-                                      perf_only=config.perf_only)
-            report.compiler_errors = build.compiler_errors(failed)
-            reports.append(with_build_time(report, build_seconds))
-            continue
-        # A worker missing would fail every test as the student's crash: a zero that says nothing.
-        missing = [path for path in [*(p.path for p in programs), worker_path] if path and not Path(path).exists()]
-        if missing:
-            raise GradingError(f"{lab}: not built: {', '.join(missing)} (build it: drop --no-build)")
-        reports.append(with_build_time(
-            grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
-                      sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only,
-                      sanitizer_beside_tests=config.sanitizer_beside_tests, gpu_jobs=config.gpu_jobs),
-            build_seconds))
+                    started = time.monotonic()
+                    path, failed = build.build_student_worker(build_dir, Path(config.labs_dir), lab, isolation, False,
+                                                              worker_state, work_dir=config.work_dir)
+                    worker_path = path or ""
+                    build_seconds = time.monotonic() - started
+                gpu_lab = manifest["labs"].get(lab) == "GPU"
+                command = tuple(sandbox.worker_command(isolation, Path(worker_path), gpu_lab))
+                programs = [Program(p.path, p.kind, command, worker_path) for p in programs]
+            elif not config.no_build:
+                failed = build.build(build_dir, [p.target for p in programs])
+            if failed is not None:
+                if isolation is None:  # the test programs link the lab's code, so none was built to tell the skips
+                    report = not_run(lab, rubric[lab], "failed", f"not run: {lab} did not compile",
+                                     sanitizer_skip=sanitizer.skip, sanitizer_only=config.sanitize_only,
+                                     perf_only=config.perf_only)
+                else:  # the maximum of a compiled run: what would skip here is left out
+                    report = not_compiled(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
+                                          sanitizer_only=config.sanitize_only, perf_setup=perf_setup,
+                                          perf_only=config.perf_only)
+                report.compiler_errors = build.compiler_errors(failed)
+                reports.append(with_build_time(report, build_seconds))
+                continue
+            # A worker missing would fail every test as the student's crash: a zero that says nothing.
+            missing = [path for path in [*(p.path for p in programs), worker_path] if path and not Path(path).exists()]
+            if missing:
+                raise GradingError(f"{lab}: not built: {', '.join(missing)} (build it: drop --no-build)")
+            reports.append(with_build_time(
+                grade_lab(lab, rubric[lab], programs, runner, left_out, sanitizer=sanitizer,
+                          sanitizer_only=config.sanitize_only, perf_setup=perf_setup, perf_only=config.perf_only,
+                          sanitizer_beside_tests=config.sanitizer_beside_tests, gpu_jobs=config.gpu_jobs),
+                build_seconds))
     return reports
 
 

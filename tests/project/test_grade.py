@@ -80,11 +80,22 @@ class GraderRun(unittest.TestCase):
         recorded instead of run (the tree is built already): the trusted
         builds' targets, the configure's labs directory, the labs whose
         student worker was asked for (each given the built one from labs/,
-        or, for `fail_worker_of`, a compiler error). Returns the exit status,
-        what it printed and the record."""
+        or, for `fail_worker_of`, a compiler error) and whether the work
+        directory's lock was held then, and the directories locked. Returns
+        the exit status, what it printed and the record."""
         manifest = json.loads((BUILD / "graded_tests.json").read_text())
         built = {w["lab"]: w["path"] for w in manifest["workers"] if w["flavour"] == "student"}
-        record: dict = {"targets": [], "labs_dir": None, "workers": []}
+        record: dict = {"targets": [], "labs_dir": None, "workers": [], "locked": [], "held": []}
+        holding: list[Path] = []
+
+        @contextlib.contextmanager
+        def worker_build_lock(work_dir):
+            record["locked"].append(work_dir)
+            holding.append(work_dir)
+            try:
+                yield
+            finally:
+                holding.pop()
 
         def configure(_build_dir, _data_dir, labs_dir):
             record["labs_dir"] = labs_dir
@@ -94,6 +105,7 @@ class GraderRun(unittest.TestCase):
 
         def build_student_worker(_build_dir, labs_dir, lab, *_rest, **_options):
             record["workers"].append((lab, labs_dir))
+            record["held"].append(bool(holding))
             if lab == fail_worker_of:
                 return None, "dijkstra.cpp:12:5: error: expected ';' before '}' token"
             return built[lab], None
@@ -102,6 +114,7 @@ class GraderRun(unittest.TestCase):
         with mock.patch.object(tests.grader.build, "configure", configure), \
                 mock.patch.object(tests.grader.build, "build", build), \
                 mock.patch.object(tests.grader.build, "build_student_worker", build_student_worker), \
+                mock.patch.object(tests.grader.build, "worker_build_lock", worker_build_lock), \
                 contextlib.redirect_stdout(out):
             status = grade.main(["--build-dir", str(BUILD), "--junit", str(self.scratch / "junit.xml"),
                                  "--allow-unsandboxed", *args])
@@ -241,6 +254,33 @@ class UnbuiltWorker(GraderRun):
         self.assertNotIn("as expected", run.stdout)
 
 
+class SharedWorkDirectory(GraderRun):
+    def test_a_second_grading_in_one_work_directory_waits_for_the_first(self):
+        # Two gradings at once in one work directory: the second's compile would
+        # replace the worker the first one's tests still run, one student's
+        # tests running another's code (two attack runs side by side on one
+        # build broke each other's CMake cache, H200, 2026-11-29).
+        from tests.grader import build
+        work = self.scratch / "work"
+        second = ("import sys\nfrom pathlib import Path\nfrom tests.grader import build\n"
+                  "with build.worker_build_lock(Path(sys.argv[1])):\n    print('held', flush=True)\n")
+        with build.worker_build_lock(work):
+            waiting = subprocess.Popen([sys.executable, "-c", second, str(work)], cwd=REPO, stdout=subprocess.PIPE,
+                                       text=True)
+            first_line = waiting.stdout.readline()
+            self.assertIn(f"waiting: another grading compiles and runs students' code in {work / 'isolation'}",
+                          first_line)
+            self.assertIn("each need their own --work-dir", first_line)
+        rest, _ = waiting.communicate(timeout=60)
+        self.assertEqual(rest, "held\n", "it went on once the first grading ended")
+
+    def test_a_grading_that_compiles_no_student_code_takes_no_lock(self):
+        status, out, record = self.grade_recorded("--lab", LAB, "--flavour", "solution", "--hidden-graphs", str(TINY),
+                                                  "--results-json", str(self.results_path), "--allow-skips")
+        self.assertEqual(status, 0, out)
+        self.assertEqual((record["workers"], record["locked"]), ([], []))
+
+
 class CompileFailure(GraderRun):
     def test_a_lab_that_does_not_compile_scores_zero_and_the_others_are_graded(self):
         # LAB's worker fails to compile as a compiler would: grade.py must
@@ -339,6 +379,8 @@ class Submission(GraderRun):
         self.assertEqual(status, 0, out)
         copy = BUILD / "submission" / "labs"
         self.assertEqual(record["workers"], [(LAB, copy)], "the worker is built from the submission's copy")
+        self.assertEqual((record["locked"], record["held"]), ([BUILD], [True]),
+                         "the work directory is this grading's while it compiles the worker")
         self.assertEqual((copy / LAB / "dijkstra.cpp").read_text(), "// my Dijkstra\n")
         self.assertEqual((copy / LAB / "bfs.cpp").read_text(), "// my BFS, at the top level\n")
         self.assertEqual((copy / LAB / "lab01.hpp").read_text(), (REPO / "labs" / LAB / "lab01.hpp").read_text())

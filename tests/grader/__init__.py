@@ -14,8 +14,9 @@ concern a module:
     build      the course's trusted build, and a lab's worker compiled from
                the student's files in the sandbox, under the compile's caps
     limits     the caps a test process runs under, and how one ended
-    judging    the Runner: one test per process, judged from GoogleTest's XML
-               report and the exit status, never from what was printed
+    judging    the Runner: a few tests per process, each not passed run again
+               alone, judged from GoogleTest's XML report and the exit
+               status, never from what was printed
     sanitizer  a GPU lab's compute-sanitizer item
     perf       a GPU lab's performance item: its plan, the timed runs, their arithmetic
     perf_handout  the speed block of each handout, written from the item's rubric and runs

@@ -36,12 +36,13 @@ programs are neither built nor run (their tests could only skip): their tests
 are listed as skipped for "no GPU", and the CPU tests of every lab are graded.
 
 Each lab is built on its own: a lab that does not compile scores 0, with the
-compiler's messages in the reports, and the other labs are still graded. Each
-test runs in its own process, in an empty scratch directory, with a timeout
-and a memory cap, so a crash or an endless loop costs that test only. A test
-passes only when GoogleTest's XML report, written to a fresh unpredictable
-path, names it as run without failure and the process exits 0: what the code
-under test prints cannot pass or skip a test. Points and visibility come from
+compiler's messages in the reports, and the other labs are still graded. The
+tests run a few to a process; one that does not pass there runs again in a
+process of its own, in an empty scratch directory, with a timeout and a memory
+cap, so a crash or an endless loop costs that test only. A test passes only
+when GoogleTest's XML report, written to a fresh unpredictable path, names it
+as run without failure and the process ends as GoogleTest ends it: what the
+code under test prints cannot pass or skip a test. Points and visibility come from
 each lab's tests/<lab>/rubric.json (read by tests/grader/lab_data.py).
 
 Each GPU lab also has a compute-sanitizer item (the "sanitizer" entry of

@@ -28,7 +28,7 @@ from . import lab_data  # each lab's rubric.json
 from . import sandbox  # where the student's code is compiled and runs
 
 from . import REPO, intake, pipeline
-from .limits import GPU_TEST_JOBS, MEMORY_LIMIT_MIB, TEST_TIMEOUT
+from .limits import GPU_TEST_JOBS, MEMORY_LIMIT_MIB, TEST_TIMEOUT, TESTS_PER_PROCESS
 from .model import GradingConfig, GradingError, LabReport
 from .reports import print_failures, print_table, print_times, write_gradescope, write_junit
 from .sanitizer import SANITIZER_TIMEOUT
@@ -170,6 +170,10 @@ def main(argv: list[str], description: str) -> int:
     parser.add_argument("--gpu-jobs", type=int, metavar="N",
                         help=f"GPU test processes at a time (default: the lab's rubric \"gpu_jobs\", else "
                              f"{GPU_TEST_JOBS}); a test that times the GPU still runs alone")
+    parser.add_argument("--tests-per-process", type=int, default=TESTS_PER_PROCESS, metavar="N",
+                        help=f"graded tests run one after another in a test process (default {TESTS_PER_PROCESS}; "
+                             "1: each in its own); a test that does not pass there runs again alone, and that run "
+                             "decides it")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
                         help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
     parser.add_argument("--results-json",
@@ -190,6 +194,8 @@ def main(argv: list[str], description: str) -> int:
     args = parser.parse_args(argv)
     if args.gpu_jobs is not None and args.gpu_jobs < 1:
         parser.error("--gpu-jobs needs at least 1")
+    if args.tests_per_process < 1:
+        parser.error("--tests-per-process needs at least 1")
     spared = set(descendants())  # a caller's own processes (grade.main called as a library)
     build_dir = Path(args.build_dir).resolve()
     work_dir = Path(args.work_dir).resolve() if args.work_dir else build_dir
@@ -275,7 +281,8 @@ def main(argv: list[str], description: str) -> int:
             hidden_graphs=args.hidden_graphs, timeout=args.timeout, memory_limit=args.memory_limit,
             build_gpu_labs=args.build_gpu_labs, sanitize=args.sanitize, sanitize_only=args.sanitize_only,
             sanitizer_timeout=args.sanitizer_timeout, sanitizer_beside_tests=args.sanitizer_beside_tests,
-            gpu_jobs=args.gpu_jobs, perf=args.perf, perf_only=args.perf_only)
+            gpu_jobs=args.gpu_jobs, tests_per_process=args.tests_per_process, perf=args.perf,
+            perf_only=args.perf_only)
         reports = pipeline.grade(config, labs, rubric)
     except Exception as error:  # noqa: BLE001  (results.json must say why grading stopped)
         if not isinstance(error, (GradingError, OSError, subprocess.SubprocessError)):

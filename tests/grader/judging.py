@@ -1,8 +1,17 @@
-"""Runs graded test programs one test per process and judges each test from
-GoogleTest's XML report, written to a fresh unpredictable path, and the
-process's exit status: what the code under test prints can neither pass nor
-skip a test. A test may skip only for a reason the course defines
-(SKIP_REASONS).
+"""Runs graded test programs and judges each test from GoogleTest's XML
+report, written to a fresh unpredictable path, and the process's exit
+status: what the code under test prints can neither pass nor skip a test. A
+test may skip only for a reason the course defines (SKIP_REASONS).
+
+The tests run a few to a process (a batch, Runner.tests_per_process): a
+process costs more than most tests take. A batch decides only its tests
+that passed or skipped for a course reason, and only when the process
+reported every test of the batch and ended as GoogleTest ends; every other
+test of it runs again in a process of its own, and that run decides it. So
+a failure is always judged, and reported, as if the test had run alone, and
+a crash, a hang or a worker left broken by one test costs the others of its
+batch nothing but time. What the student's worker keeps from one test to the
+next can only make a later test's answers right, and every answer is checked.
 
 A hidden-graph test (is_hidden_graph_test) runs after every other test of
 the submission, alone: a test running beside it could read what its worker
@@ -25,10 +34,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable
 
-from .limits import OUTPUT_LIMIT, cut, how_it_ended, limited_command
+from .limits import OUTPUT_LIMIT, TESTS_PER_PROCESS, cut, how_it_ended, limited_command
 from .model import Program, ProgramError, Result
 
 STEP = "[   STEP   ] "  # what sssp::test::announce_step prints before running student code
+TEST_START = b"[ RUN      ] "  # how GoogleTest's output starts a test's line
 STEP_LIMIT = 300  # characters of a step kept in a message
 HIDDEN_GRAPH_TEST = "HiddenGraphs"  # the test name (after the suite's) of every hidden-graph test
 
@@ -86,6 +96,22 @@ def gtest_filter_matches(patterns: list[str], name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
 
+def in_batches(jobs: list, size: int) -> list[list]:
+    """`jobs` ((program, result) pairs) cut into batches of at most `size`
+    tests of one program each, in their order (a batch starts where its first
+    test stood). One program is one test program with one worker: the
+    project's checks run one test program against many workers at once."""
+    batches: list[list] = []
+    open_batch: dict[Program, list] = {}
+    for job in jobs:
+        batch = open_batch.get(job[0])
+        if batch is None or len(batch) >= size:
+            batch = open_batch[job[0]] = []
+            batches.append(batch)
+        batch.append(job)
+    return batches
+
+
 def spread_by_suite(jobs: list) -> list:
     """`jobs` ((program, result) pairs) reordered so that the suites take
     turns (the first test of each suite, then the second of each, ...), each
@@ -104,11 +130,14 @@ def spread_by_suite(jobs: list) -> list:
 
 
 class Runner:
-    """Runs graded test programs one test per process, and judges each from
-    GoogleTest's XML report and the exit status, never from printed text."""
+    """Runs graded test programs, a batch of tests per process, and judges
+    each test from GoogleTest's XML report and the exit status, never from
+    printed text; a test a batch does not decide runs again alone."""
 
-    def __init__(self, timeout: float, memory_mib: int, hidden_graphs: Path | None, data_dir: str | None = None):
+    def __init__(self, timeout: float, memory_mib: int, hidden_graphs: Path | None, data_dir: str | None = None,
+                 tests_per_process: int = TESTS_PER_PROCESS):
         self.timeout = timeout
+        self.tests_per_process = max(1, tests_per_process)
         self.memory_mib = memory_mib
         self.hidden_graphs = hidden_graphs is not None  # then "no hidden graphs" is no reason to skip
         self.env = dict(os.environ)
@@ -128,27 +157,32 @@ class Runner:
 
     def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
                  memory_mib: int | None = None, worker: tuple[str, ...] = (), worker_path: str = "",
-                 extra_env: dict[str, str] | None = None) -> tuple[int | None, str]:
+                 extra_env: dict[str, str] | None = None, tests: int = 0) -> tuple[int | None, str]:
         """Runs argv in an empty directory under `work` (with the runner's
         timeout and memory cap unless given), its calls to the lab going to
         the `worker` command; returns its exit status (None after a timeout)
         and the tail of its output. Its ordering tests read the PTX of the
         ordering probe built beside `worker_path` (tests/support/ptx_order.hpp).
-        It runs in a session of its own, which is killed whole when it ends or
-        times out: nothing it started outlives it."""
+        With `tests` (a batch of that many), the timeout is each test's: it
+        starts again whenever the output shows the next test starting, up to
+        the batch's last. It runs in a session of its own, which is killed
+        whole when it ends or times out: nothing it started outlives it."""
         scratch = work / "cwd"
         scratch.mkdir()
         memory_mib = self.memory_mib if memory_mib is None else memory_mib
+        timeout = self.timeout if timeout is None else timeout
         command = limited_command(memory_mib, [*argv, f"--gtest_output=xml:{report}"])
         env = dict(self.env, SSSP_WORKER="\n".join(worker)) if worker else dict(self.env)
         if worker_path:
             env["SSSP_ORDERING_PTX"] = f"{worker_path}.ordering.ptx"
         env.update(extra_env or {})
-        with tempfile.TemporaryFile() as log:
+        # Appending: the program's writes land at the end whatever this process reads meanwhile.
+        with tempfile.TemporaryFile(mode="a+b") as log:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                        cwd=scratch, env=env, start_new_session=True)
             try:
-                returncode: int | None = process.wait(timeout=self.timeout if timeout is None else timeout)
+                returncode: int | None = (process.wait(timeout=timeout) if tests <= 1
+                                          else self._wait_per_test(process, log, timeout, tests))
             except subprocess.TimeoutExpired:
                 returncode = None
             finally:
@@ -159,6 +193,29 @@ class Runner:
                 process.wait()
             log.seek(max(0, log.seek(0, os.SEEK_END) - 4 * OUTPUT_LIMIT))
             return returncode, log.read().decode(errors="replace")
+
+    @staticmethod
+    def _wait_per_test(process: subprocess.Popen, log, timeout: float, tests: int) -> int:
+        """Waits for a batch's process, `timeout` seconds from the start of
+        each of its `tests` tests as its output (`log`) shows them starting;
+        subprocess.TimeoutExpired when one overruns."""
+        deadline = time.monotonic() + timeout
+        started, read_to, line = 0, 0, b""
+        while True:
+            try:
+                return process.wait(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                pass
+            log.seek(read_to)
+            lines = (line + log.read()).split(b"\n")
+            read_to = log.tell()
+            line = lines.pop()[:len(TEST_START)]  # the unfinished last line: its start is all that counts
+            begun = sum(1 for whole in lines if whole.startswith(TEST_START))
+            if begun and started < tests:
+                started += begun
+                deadline = time.monotonic() + timeout
+            if time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(process.args, timeout)
 
     def list_tests(self, program: Program) -> list[str]:
         """The program's test names; ProgramError when it cannot list them."""
@@ -182,26 +239,66 @@ class Runner:
 
     def run_all(self, jobs: list[tuple[Program, Result]], gpu_workers: int = 1,
                 alone: frozenset[str] = frozenset(), beside: Callable[[], None] | None = None) -> None:
-        """Runs the CPU tests in parallel, then the GPU tests `gpu_workers` at a
-        time, the suites taking turns (spread_by_suite), but those named in
-        `alone` (tests that time the GPU: each then runs with nothing beside
-        it), then the hidden-graph tests one at a time, alone.
+        """Runs the CPU tests in parallel, then the GPU tests `gpu_workers`
+        processes at a time, the suites taking turns (spread_by_suite), each
+        in batches of tests_per_process (run_batch), but those named in
+        `alone` (tests that time the GPU: each then runs in a process of its
+        own with nothing beside it), then the hidden-graph tests one at a
+        time, alone, each in a process of its own.
         `beside` (the compute-sanitizer item, when asked) runs in a thread of its
         own beside the GPU tests that may share the GPU, and has ended before the
         `alone` and hidden-graph tests start; what it raises is raised here."""
         visible = [j for j in jobs if not is_hidden_graph_test(j[1].name)]
         hidden = [j for j in jobs if is_hidden_graph_test(j[1].name)]
         gpu = [j for j in visible if j[0].kind == "gpu"]
-        phases = (([j for j in visible if j[0].kind != "gpu"], os.cpu_count() or 1, None),
-                  (spread_by_suite([j for j in gpu if j[1].name not in alone]), gpu_workers, beside),
-                  ([j for j in gpu if j[1].name in alone], 1, None), (hidden, 1, None))
-        for kind_jobs, workers, alongside in phases:
+        batched = self.tests_per_process
+        phases = (([j for j in visible if j[0].kind != "gpu"], batched, os.cpu_count() or 1, None),
+                  (spread_by_suite([j for j in gpu if j[1].name not in alone]), batched, gpu_workers, beside),
+                  ([j for j in gpu if j[1].name in alone], 1, 1, None), (hidden, 1, 1, None))
+        for kind_jobs, size, workers, alongside in phases:
             with concurrent.futures.ThreadPoolExecutor(max_workers=1) as side, \
                     concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
                 started = side.submit(alongside) if alongside is not None else None
-                list(pool.map(lambda job: self.run(*job), kind_jobs))
+                list(pool.map(self.run_batch, in_batches(kind_jobs, size)))
                 if started is not None:
                     started.result()
+
+    def run_batch(self, batch: list[tuple[Program, Result]]) -> None:
+        """Runs a batch (tests of one program) in one process, judges from
+        its report the tests that passed or skipped for a course reason, if
+        the process reported every test of the batch and ended with
+        GoogleTest's own status (0, or 1 with a failure reported), and runs
+        every other test of the batch again in a process of its own (run),
+        which decides it. A batch of one is that run."""
+        if len(batch) == 1:
+            self.run(*batch[0])
+            return
+        program = batch[0][0]
+        names = [result.name for _, result in batch]
+        with tempfile.TemporaryDirectory(prefix="sssp-batch-", ignore_cleanup_errors=True) as work:
+            report = Path(work) / f"{secrets.token_hex(16)}.xml"
+            returncode, _ = self._execute([program.path, f"--gtest_filter={':'.join(names)}", "--gtest_color=no"],
+                                          report, Path(work), worker=program.worker,
+                                          worker_path=program.worker_path, tests=len(batch))
+            try:
+                cases = {f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
+            except (OSError, ET.ParseError):
+                cases = {}
+        reported = [cases.get(name) for name in names]
+        failed = any(case is not None and case.find("failure") is not None for case in reported)
+        ended_as_gtest = returncode == 0 or (returncode == 1 and failed)
+        for job, case in zip(batch, reported):
+            program, result = job
+            verdict = self._judge(program, 0, case, "") if ended_as_gtest and case is not None else None
+            if verdict is None or verdict[0] not in ("passed", "skipped"):
+                self.run(program, result)
+                continue
+            result.status, result.output = verdict
+            result.missing = (missing_for(result.output) or "") if result.status == "skipped" else ""
+            try:
+                result.seconds = float(case.get("time", "0"))
+            except ValueError:
+                result.seconds = 0.0
 
     def run(self, program: Program, result: Result) -> Result:
         """Runs the test `result` names in a process of its own and judges it into `result`."""

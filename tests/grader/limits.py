@@ -13,12 +13,18 @@ import sys
 OUTPUT_LIMIT = 4000  # characters of a failing test's output kept in reports
 MEMORY_LIMIT_MIB = 4096  # default data-segment cap of a test process
 TEST_TIMEOUT = 60.0  # default seconds per test: what a student is graded under
-# Graded GPU tests a grading runs at once on its GPU, each in its own process
-# and worker: a test's fixed cost (its process, the worker, a CUDA context)
+# Graded GPU test processes a grading runs at once on its GPU, each with its
+# own worker: a process's fixed cost (the sandbox, the worker, a CUDA context)
 # overlaps the others' solving. The course's mutants are proven caught with
 # as many at once (check_mutants --gpu-jobs 4, five runs in a row); a test
 # that times the GPU runs alone (the rubric's "gpu_alone").
 GPU_TEST_JOBS = 4
+# Graded tests a test process runs, one after another, with one worker and
+# one CUDA context: each process costs 0.3-0.6 s before its first test (the
+# sandbox, the worker, the context; lab 08 on an H200), more than most tests
+# take. A test that does not pass in its batch runs again in a process of its
+# own, and that run decides it (judging.Runner.run_batch).
+TESTS_PER_PROCESS = 4
 FILE_SIZE_LIMIT = 64 << 20  # bytes a test process may write to one file (its output included)
 
 # Sets the limits of a test process, then becomes it. A trampoline rather than

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .limits import TESTS_PER_PROCESS
+
 if TYPE_CHECKING:
     from .sandbox import Isolation
 
@@ -38,6 +40,7 @@ class GradingConfig:
     sanitizer_timeout: float = 0.0
     sanitizer_beside_tests: bool = False  # the compute-sanitizer item beside the GPU tests, not after them
     gpu_jobs: int | None = None  # GPU test processes at a time (None: the lab's rubric "gpu_jobs", else GPU_TEST_JOBS)
+    tests_per_process: int = TESTS_PER_PROCESS  # graded tests one test process runs (judging.Runner.run_batch)
     perf: bool = False
     perf_only: bool = False
 

@@ -79,7 +79,7 @@ def grade(config: GradingConfig, labs: list[str], rubric: dict) -> list[LabRepor
         intake.check_hidden_graphs(manifest, hidden)
 
     data_dir = config.data_dir if config.data_dir is not None else manifest.get("data_dir", "")
-    runner = Runner(config.timeout, config.memory_limit, hidden, data_dir)
+    runner = Runner(config.timeout, config.memory_limit, hidden, data_dir, config.tests_per_process)
     gpu = manifest["cuda_built"] and gpu_present()
     skip_gpu = not config.build_gpu_labs and manifest["cuda_built"] and not gpu
     isolation = config.isolation

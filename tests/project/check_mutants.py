@@ -4,8 +4,9 @@
     python3 -m tests.project.check_mutants --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
 
 For every mutant in the labs' solutions/<lab>/mutants.json (built by CMake as
-flavour "mutant:<name>"), runs the lab's graded tests as the grader does, one
-process each with the grader's default timeout and a memory cap (a mutant may
+flavour "mutant:<name>"), runs the lab's graded tests as the grader does (a few
+to a process, a test not passed there again alone), with the grader's default
+timeout and a memory cap (a mutant may
 loop forever, or grow a heap without bound), and requires every test the
 mutant lists under must_fail to fail. A timeout counts as caught only because it is
 the grader's own: a student's code that slow scores nothing either.

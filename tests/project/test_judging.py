@@ -8,7 +8,10 @@ And the README states the limits the sandbox and the compile set.
 
     python3 -m tests.project.test_judging
 """
+import json
 import re
+import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -21,10 +24,11 @@ from tests.grader.model import GradingError, Program, Result
 
 
 class RecordingRunner(judging.Runner):
-    """A Runner whose tests only take a little time and record when they ran."""
+    """A Runner whose tests only take a little time and record when they ran,
+    each in a process of its own (a test's span is its process's)."""
 
     def __init__(self):
-        super().__init__(timeout=5.0, memory_mib=0, hidden_graphs=None)
+        super().__init__(timeout=5.0, memory_mib=0, hidden_graphs=None, tests_per_process=1)
         self.spans: dict[str, tuple[float, float]] = {}
         self.lock = threading.Lock()
 
@@ -144,6 +148,163 @@ class HiddenGraphTests(unittest.TestCase):
         step = judging.last_step(output)
         self.assertLessEqual(len(step), judging.STEP_LIMIT + 20, "a step is capped")
         self.assertTrue(step.startswith("xxx"), "a worker's line with a carriage return is not a step")
+
+
+# A stand-in for a GoogleTest program: runs the tests --gtest_filter names
+# (its patterns are whole names here), each as BEHAVIOUR (a JSON file beside
+# it) says, prints GoogleTest's RUN line for each, writes the XML report at
+# the end as GoogleTest does, exits 1 if one failed, and logs each process's
+# filter to RUNS.
+FAKE_GTEST = r"""#!{python}
+import json, os, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+behaviour = json.load(open(os.path.join(here, "behaviour.json")))
+names = next(a for a in sys.argv if a.startswith("--gtest_filter="))[len("--gtest_filter="):].split(":")
+report = next(a for a in sys.argv if a.startswith("--gtest_output=xml:"))[len("--gtest_output=xml:"):]
+with open(os.path.join(here, "runs.log"), "a") as runs:
+    runs.write(":".join(names) + "\n")
+alone = len(names) == 1
+cases, failed = [], False
+for name in names:
+    print("[ RUN      ] " + name, flush=True)
+    what = behaviour.get(name, "pass")
+    if what == "crash" and not alone:
+        os.kill(os.getpid(), 9)
+    if what == "hang" and not alone:
+        for _ in range(20):  # the worker's lines come marked: they start no test
+            time.sleep(1.5)
+            print("[ worker   ] [ RUN      ] forged", flush=True)
+    if what.startswith("sleep"):
+        time.sleep(float(what.split()[1]))
+        what = "pass"
+    suite, test = name.split(".", 1)
+    body = ""
+    if what == "fail" or (what in ("crash", "hang") and alone) or (what == "fail in a batch" and not alone):
+        failed = True
+        body = '<failure message="m">' + ("failed alone" if alone else "failed in a batch") + "</failure>"
+    elif what == "skip":
+        body = '<skipped message="t.cpp:1&#x0A;GPU test skipped: no NVIDIA GPU or driver found"/>'
+    elif what == "own skip":
+        body = '<skipped message="t.cpp:1&#x0A;not today"/>'
+    result = "skipped" if "skip" in what else "completed"
+    cases.append('<testcase name="%s" classname="%s" status="run" result="%s" time="0.25">%s</testcase>'
+                 % (test, suite, result, body))
+    print("[       OK ] " + name, flush=True)
+open(report, "w").write("<testsuites><testsuite>" + "".join(cases) + "</testsuite></testsuites>")
+sys.exit(behaviour.get("exit", 1 if failed else 0))
+"""
+
+
+class Batches(unittest.TestCase):
+    """A few tests to a process (Runner.run_batch): a batch decides only the
+    tests that passed or skipped for a course reason in a process that
+    reported them all and ended as GoogleTest ends; every other test runs
+    again alone, and that run decides it."""
+
+    def fake(self, behaviour: dict, kind: str = "gpu") -> tuple[Program, Path]:
+        """The stand-in program, and its log of processes; a GPU program by
+        default, whose batches run one at a time here (gpu_workers=1), so that
+        the log's order is the grader's."""
+        scratch = tempfile.TemporaryDirectory(prefix="batch-test-")
+        self.addCleanup(scratch.cleanup)
+        folder = Path(scratch.name)
+        program = folder / "fake_gtest"
+        program.write_text(FAKE_GTEST.replace("{python}", sys.executable))
+        program.chmod(0o755)
+        (folder / "behaviour.json").write_text(json.dumps(behaviour))
+        return Program(str(program), kind), folder / "runs.log"
+
+    @staticmethod
+    def grade(program: Program, names: list[str], timeout: float = 30.0, per_process: int = 4) -> dict[str, Result]:
+        runner = judging.Runner(timeout, 0, hidden_graphs=None, tests_per_process=per_process)
+        results = [Result("lab", name, 1.0, "visible") for name in names]
+        runner.run_all([(program, r) for r in results], gpu_workers=1)
+        return {r.name: r for r in results}
+
+    @staticmethod
+    def processes(runs: Path) -> list[list[str]]:
+        return [line.split(":") for line in runs.read_text().splitlines()]
+
+    def test_tests_are_cut_into_batches_of_one_program_in_their_order(self):
+        a, b = Program("a", "gpu"), Program("b", "gpu")
+        other_worker = Program("a", "gpu", ("mutant_worker",))  # the same test program against another worker
+        jobs = [(a, "A.1"), (b, "B.1"), (a, "A.2"), (other_worker, "A.1"), (a, "A.3"), (b, "B.2"), (a, "A.4")]
+        batches = judging.in_batches(jobs, 2)
+        self.assertEqual([[(program.worker, name) for program, name in batch] for batch in batches],
+                         [[((), "A.1"), ((), "A.2")], [((), "B.1"), ((), "B.2")], [(("mutant_worker",), "A.1")],
+                          [((), "A.3"), ((), "A.4")]])
+        self.assertEqual(len(judging.in_batches(jobs, 1)), 7)
+
+    def test_a_batch_that_passes_is_one_process(self):
+        program, runs = self.fake({})
+        names = [f"S.T{i}" for i in range(6)]
+        results = self.grade(program, names)
+        self.assertEqual({r.status for r in results.values()}, {"passed"})
+        self.assertEqual(self.processes(runs), [names[:4], names[4:]], "two processes, four tests and two")
+        program, runs = self.fake({}, kind="cpu")
+        self.grade(program, names)
+        self.assertEqual(sorted(self.processes(runs)), [names[:4], names[4:]], "CPU tests in batches too")
+        self.assertEqual(results["S.T0"].seconds, 0.25, "a test's time is its report's")
+
+    def test_a_failure_is_judged_alone_and_the_batchs_passes_stand(self):
+        program, runs = self.fake({"S.T1": "fail"})
+        results = self.grade(program, ["S.T0", "S.T1", "S.T2"])
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T1"]])
+        self.assertEqual((results["S.T1"].status, results["S.T1"].output), ("failed", "failed alone"),
+                         "the report is the lone run's")
+        self.assertEqual((results["S.T0"].status, results["S.T2"].status), ("passed", "passed"))
+
+    def test_a_test_that_fails_only_in_a_batch_passes(self):
+        # What another test left in the worker must not cost a test its points.
+        program, runs = self.fake({"S.T1": "fail in a batch"})
+        results = self.grade(program, ["S.T0", "S.T1"])
+        self.assertEqual(results["S.T1"].status, "passed")
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1"], ["S.T1"]])
+
+    def test_a_crash_runs_every_test_of_the_batch_again_alone(self):
+        program, runs = self.fake({"S.T1": "crash"})
+        results = self.grade(program, ["S.T0", "S.T1", "S.T2"])
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T0"], ["S.T1"], ["S.T2"]])
+        self.assertEqual([results[n].status for n in ("S.T0", "S.T1", "S.T2")], ["passed", "failed", "passed"])
+        self.assertEqual(results["S.T1"].output, "failed alone")
+
+    def test_an_exit_status_gtest_does_not_give_runs_the_batch_again_alone(self):
+        # Every test reported passed, yet the process exited 1: only a run alone can say which test it was.
+        program, runs = self.fake({"exit": 1})
+        results = self.grade(program, ["S.T0", "S.T1"])
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1"], ["S.T0"], ["S.T1"]])
+        self.assertEqual({r.status for r in results.values()}, {"failed"})
+        self.assertIn("the test's checks passed, but then", results["S.T0"].output)
+
+    def test_a_course_skip_stands_and_any_other_skip_is_judged_alone(self):
+        program, runs = self.fake({"S.T0": "skip", "S.T1": "own skip"}, kind="gpu")
+        results = self.grade(program, ["S.T0", "S.T1", "S.T2"])
+        self.assertEqual((results["S.T0"].status, results["S.T0"].missing), ("skipped", "no GPU"))
+        self.assertEqual(results["S.T1"].status, "failed")
+        self.assertIn("a reason the course does not define: 'not today'", results["S.T1"].output)
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T1"]])
+
+    def test_the_timeout_is_each_tests_and_the_workers_lines_start_no_test(self):
+        # Four tests of 0.7 s each under a 1.5 s timeout: 2.8 s in all, never
+        # killed. A test that hangs is killed 2 s after it started (0.5 s in),
+        # then the four run alone: about 3 s. Had the forged RUN lines it
+        # prints every 1.5 s behind the worker's mark counted as tests
+        # starting, it would have lived to 5.5 s.
+        program, runs = self.fake({f"S.T{i}": "sleep 0.7" for i in range(4)})
+        results = self.grade(program, [f"S.T{i}" for i in range(4)], timeout=1.5)
+        self.assertEqual({r.status for r in results.values()}, {"passed"})
+        self.assertEqual(len(self.processes(runs)), 1, "no test ran again")
+        program, runs = self.fake({"S.T0": "sleep 0.5", "S.T1": "hang"})
+        started = time.monotonic()
+        results = self.grade(program, ["S.T0", "S.T1", "S.T2", "S.T3"], timeout=2.0)
+        self.assertLess(time.monotonic() - started, 4.8, "the batch ran past its hanging test's timeout")
+        self.assertEqual(self.processes(runs)[1:], [["S.T0"], ["S.T1"], ["S.T2"], ["S.T3"]])
+        self.assertEqual(results["S.T1"].output, "failed alone")
+
+    def test_one_test_per_process_on_request(self):
+        program, runs = self.fake({})
+        self.grade(program, ["S.T0", "S.T1"], per_process=1)
+        self.assertEqual(self.processes(runs), [["S.T0"], ["S.T1"]])
 
 
 class LimitsAreDocumented(unittest.TestCase):

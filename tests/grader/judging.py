@@ -4,13 +4,14 @@ status: what the code under test prints can neither pass nor skip a test. A
 test may skip only for a reason the course defines (SKIP_REASONS).
 
 The tests run a few to a process (a batch, Runner.tests_per_process): a
-process costs more than most tests take. A batch decides only its tests
-that passed or skipped for a course reason, and only when the process
-reported every test of the batch and ended as GoogleTest ends; every other
-test of it runs again in a process of its own, and that run decides it. So
-a failure is always judged, and reported, as if the test had run alone, and
-a crash, a hang or a worker left broken by one test costs the others of its
-batch nothing but time. What the student's worker keeps from one test to the
+process costs more than most tests take. A batch decides its tests that
+passed or skipped for a course reason, when the process reported every test
+of the batch and ended as GoogleTest ends, and a test that ended the process
+(a crash, its timeout) while it ran first in it, as it would alone; every
+other test of it runs again, alone or, never started, in a batch, and its
+own run decides it. So a failure is always judged, and reported, as if the
+test had run alone, and a crash, a hang or a worker left broken by one test
+costs the others of its batch nothing but time. What the student's worker keeps from one test to the
 next can only make a later test's answers right, and every answer is checked.
 
 A hidden-graph test (is_hidden_graph_test) runs after every other test of
@@ -157,16 +158,19 @@ class Runner:
 
     def _execute(self, argv: list[str], report: Path, work: Path, timeout: float | None = None,
                  memory_mib: int | None = None, worker: tuple[str, ...] = (), worker_path: str = "",
-                 extra_env: dict[str, str] | None = None, tests: int = 0) -> tuple[int | None, str]:
+                 extra_env: dict[str, str] | None = None, tests: int = 0,
+                 started: list[str] | None = None) -> tuple[int | None, str]:
         """Runs argv in an empty directory under `work` (with the runner's
         timeout and memory cap unless given), its calls to the lab going to
         the `worker` command; returns its exit status (None after a timeout)
         and the tail of its output. Its ordering tests read the PTX of the
         ordering probe built beside `worker_path` (tests/support/ptx_order.hpp).
-        With `tests` (a batch of that many), the timeout is each test's: it
-        starts again whenever the output shows the next test starting, up to
-        the batch's last. It runs in a session of its own, which is killed
-        whole when it ends or times out: nothing it started outlives it."""
+        With `tests` (a batch of that many), the timeout is each test's: the
+        first has it from the start, as alone, and it starts again whenever
+        the output shows a later test starting, up to the batch's last; the
+        names of the tests the output shows started are added to `started`.
+        It runs in a session of its own, which is killed whole when it ends or
+        times out: nothing it started outlives it."""
         scratch = work / "cwd"
         scratch.mkdir()
         memory_mib = self.memory_mib if memory_mib is None else memory_mib
@@ -191,13 +195,18 @@ class Runner:
                 except ProcessLookupError:
                     pass
                 process.wait()
+            if started is not None:
+                log.seek(0)
+                started += [line[len(TEST_START):].strip().decode(errors="replace")
+                            for line in log if line.startswith(TEST_START)]
             log.seek(max(0, log.seek(0, os.SEEK_END) - 4 * OUTPUT_LIMIT))
             return returncode, log.read().decode(errors="replace")
 
     @staticmethod
     def _wait_per_test(process: subprocess.Popen, log, timeout: float, tests: int) -> int:
-        """Waits for a batch's process, `timeout` seconds from the start of
-        each of its `tests` tests as its output (`log`) shows them starting;
+        """Waits for a batch's process: `timeout` seconds from its start for
+        its first test (as alone), and from the start of each later one of
+        its `tests` as its output (`log`) shows them starting;
         subprocess.TimeoutExpired when one overruns."""
         deadline = time.monotonic() + timeout
         started, read_to, line = 0, 0, b""
@@ -211,9 +220,9 @@ class Runner:
             read_to = log.tell()
             line = lines.pop()[:len(TEST_START)]  # the unfinished last line: its start is all that counts
             begun = sum(1 for whole in lines if whole.startswith(TEST_START))
-            if begun and started < tests:
-                started += begun
-                deadline = time.monotonic() + timeout
+            if begun and started + begun >= 2 and started < tests:
+                deadline = time.monotonic() + timeout  # a test after the first started
+            started += begun
             if time.monotonic() >= deadline:
                 raise subprocess.TimeoutExpired(process.args, timeout)
 
@@ -259,46 +268,72 @@ class Runner:
             with concurrent.futures.ThreadPoolExecutor(max_workers=1) as side, \
                     concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
                 started = side.submit(alongside) if alongside is not None else None
-                list(pool.map(self.run_batch, in_batches(kind_jobs, size)))
+                # A batch's follow-ups join the queue, so that they too run beside the others.
+                pending = {pool.submit(self.run_batch, batch) for batch in in_batches(kind_jobs, size)}
+                while pending:
+                    done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                    pending |= {pool.submit(self.run_batch, batch) for future in done for batch in future.result()}
                 if started is not None:
                     started.result()
 
-    def run_batch(self, batch: list[tuple[Program, Result]]) -> None:
-        """Runs a batch (tests of one program) in one process, judges from
-        its report the tests that passed or skipped for a course reason, if
-        the process reported every test of the batch and ended with
-        GoogleTest's own status (0, or 1 with a failure reported), and runs
-        every other test of the batch again in a process of its own (run),
-        which decides it. A batch of one is that run."""
+    def run_batch(self, batch: list[tuple[Program, Result]]) -> list[list[tuple[Program, Result]]]:
+        """Runs a batch (tests of one program) in one process and returns
+        what is left to run (follow-up batches). When the process reported
+        every test of the batch and ended with GoogleTest's own status (0, or
+        1 with a failure reported), its report decides the tests that passed
+        or skipped for a course reason, and every other test is left to run
+        alone. When it ended otherwise (a crash, a timeout, an exit), the
+        test it was running is decided here if it was the first to start
+        (nothing ran before it in the process: it ran as alone), else left
+        to run alone; the tests started before it, and those never started,
+        are left as two batches. A batch of one is a test run alone (run)."""
         if len(batch) == 1:
             self.run(*batch[0])
-            return
+            return []
         program = batch[0][0]
         names = [result.name for _, result in batch]
+        begun: list[str] = []
+        start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="sssp-batch-", ignore_cleanup_errors=True) as work:
             report = Path(work) / f"{secrets.token_hex(16)}.xml"
-            returncode, _ = self._execute([program.path, f"--gtest_filter={':'.join(names)}", "--gtest_color=no"],
-                                          report, Path(work), worker=program.worker,
-                                          worker_path=program.worker_path, tests=len(batch))
+            returncode, output = self._execute(
+                [program.path, f"--gtest_filter={':'.join(names)}", "--gtest_color=no"], report, Path(work),
+                worker=program.worker, worker_path=program.worker_path, tests=len(batch), started=begun)
             try:
                 cases = {f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
             except (OSError, ET.ParseError):
                 cases = {}
         reported = [cases.get(name) for name in names]
         failed = any(case is not None and case.find("failure") is not None for case in reported)
-        ended_as_gtest = returncode == 0 or (returncode == 1 and failed)
-        for job, case in zip(batch, reported):
-            program, result = job
-            verdict = self._judge(program, 0, case, "") if ended_as_gtest and case is not None else None
-            if verdict is None or verdict[0] not in ("passed", "skipped"):
-                self.run(program, result)
-                continue
-            result.status, result.output = verdict
-            result.missing = (missing_for(result.output) or "") if result.status == "skipped" else ""
-            try:
-                result.seconds = float(case.get("time", "0"))
-            except ValueError:
-                result.seconds = 0.0
+        if returncode == 0 or (returncode == 1 and failed and all(case is not None for case in reported)):
+            left = []
+            for job, case in zip(batch, reported):
+                program, result = job
+                result.status, result.output = self._judge(program, 0, case, "")
+                if result.status not in ("passed", "skipped"):
+                    left.append([job])
+                    continue
+                result.missing = (missing_for(result.output) or "") if result.status == "skipped" else ""
+                try:
+                    result.seconds = float(case.get("time", "0"))
+                except ValueError:
+                    result.seconds = 0.0
+            return left
+        by_name = dict(zip(names, batch))
+        begun = [name for name in begun if name in by_name]
+        if not begun:  # nothing started: say nothing of any test here
+            return [[job] for job in batch]
+        running = by_name[begun[-1]]
+        before = [by_name[name] for name in begun[:-1]]
+        never = [job for job in batch if job[1].name not in begun]
+        if before:
+            running_alone = [[running]]
+        else:  # it ran first, as alone: this run decides it
+            result = running[1]
+            result.status, result.output = self._judge(program, returncode, cases.get(result.name), output)
+            result.seconds = time.monotonic() - start
+            running_alone = []
+        return [group for group in (before, *running_alone, never) if group]
 
     def run(self, program: Program, result: Result) -> Result:
         """Runs the test `result` names in a process of its own and judges it into `result`."""

@@ -196,10 +196,11 @@ sys.exit(behaviour.get("exit", 1 if failed else 0))
 
 
 class Batches(unittest.TestCase):
-    """A few tests to a process (Runner.run_batch): a batch decides only the
-    tests that passed or skipped for a course reason in a process that
-    reported them all and ended as GoogleTest ends; every other test runs
-    again alone, and that run decides it."""
+    """A few tests to a process (Runner.run_batch): a batch decides the tests
+    that passed or skipped for a course reason in a process that reported
+    them all and ended as GoogleTest ends, and a test that ended the process
+    while it ran first; every other test runs again, alone or (never
+    started) in a batch, and a test's own run decides it."""
 
     def fake(self, behaviour: dict, kind: str = "gpu") -> tuple[Program, Path]:
         """The stand-in program, and its log of processes; a GPU program by
@@ -286,8 +287,9 @@ class Batches(unittest.TestCase):
 
     def test_the_timeout_is_each_tests_and_the_workers_lines_start_no_test(self):
         # Four tests of 0.7 s each under a 1.5 s timeout: 2.8 s in all, never
-        # killed. A test that hangs is killed 2 s after it started (0.5 s in),
-        # then the four run alone: about 3 s. Had the forged RUN lines it
+        # killed. A second test that hangs is killed 2 s after it started
+        # (0.5 s in); then the first and the second run alone, and the two
+        # never started as a batch: about 3 s. Had the forged RUN lines it
         # prints every 1.5 s behind the worker's mark counted as tests
         # starting, it would have lived to 5.5 s.
         program, runs = self.fake({f"S.T{i}": "sleep 0.7" for i in range(4)})
@@ -298,8 +300,27 @@ class Batches(unittest.TestCase):
         started = time.monotonic()
         results = self.grade(program, ["S.T0", "S.T1", "S.T2", "S.T3"], timeout=2.0)
         self.assertLess(time.monotonic() - started, 4.8, "the batch ran past its hanging test's timeout")
-        self.assertEqual(self.processes(runs)[1:], [["S.T0"], ["S.T1"], ["S.T2"], ["S.T3"]])
+        self.assertEqual(self.processes(runs)[1:], [["S.T0"], ["S.T1"], ["S.T2", "S.T3"]])
         self.assertEqual(results["S.T1"].output, "failed alone")
+        self.assertEqual({results[n].status for n in ("S.T0", "S.T2", "S.T3")}, {"passed"})
+
+    def test_a_test_that_ends_its_batch_while_running_first_is_decided_there(self):
+        # Nothing ran before it in that process: it ran as alone, and a
+        # second run would cost its timeout again (a submission that hangs in
+        # every test would take twice as long to grade).
+        program, runs = self.fake({"S.T0": "hang"})
+        started = time.monotonic()
+        results = self.grade(program, ["S.T0", "S.T1", "S.T2"], timeout=1.5)
+        self.assertLess(time.monotonic() - started, 2.9, "it ran once, to its timeout")
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T1", "S.T2"]])
+        self.assertEqual(results["S.T0"].status, "timeout")
+        self.assertIn("did not finish within 1.5 s", results["S.T0"].output)
+        self.assertEqual((results["S.T1"].status, results["S.T2"].status), ("passed", "passed"))
+        program, runs = self.fake({"S.T0": "crash"})
+        results = self.grade(program, ["S.T0", "S.T1"])
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1"], ["S.T1"]])
+        self.assertEqual(results["S.T0"].status, "failed")
+        self.assertIn("killed by signal 9", results["S.T0"].output)
 
     def test_one_test_per_process_on_request(self):
         program, runs = self.fake({})

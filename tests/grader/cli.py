@@ -173,7 +173,7 @@ def main(argv: list[str], description: str) -> int:
     parser.add_argument("--tests-per-process", type=int, default=TESTS_PER_PROCESS, metavar="N",
                         help=f"graded tests run one after another in a test process (default {TESTS_PER_PROCESS}; "
                              "1: each in its own); a test that does not pass there runs again alone, and that run "
-                             "decides it")
+                             "decides it, unless it crashed or timed out while it ran first there")
     parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MIB, metavar="MIB",
                         help=f"data-segment cap per test process in MiB (default {MEMORY_LIMIT_MIB}; 0: none)")
     parser.add_argument("--results-json",

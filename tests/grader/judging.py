@@ -11,8 +11,9 @@ of the batch and ended as GoogleTest ends, and a test that ended the process
 other test of it runs again, alone or, never started, in a batch, and its
 own run decides it. So a failure is always judged, and reported, as if the
 test had run alone, and a crash, a hang or a worker left broken by one test
-costs the others of its batch nothing but time. What the student's worker keeps from one test to the
-next can only make a later test's answers right, and every answer is checked.
+costs the others of its batch nothing but time. What the worker keeps from
+one test to the next can only give a later test answers, and every answer is
+checked (docs/design/threat-model.md: answers kept from an earlier test).
 
 A hidden-graph test (is_hidden_graph_test) runs after every other test of
 the submission, alone: a test running beside it could read what its worker
@@ -294,15 +295,7 @@ class Runner:
         names = [result.name for _, result in batch]
         begun: list[str] = []
         start = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="sssp-batch-", ignore_cleanup_errors=True) as work:
-            report = Path(work) / f"{secrets.token_hex(16)}.xml"
-            returncode, output = self._execute(
-                [program.path, f"--gtest_filter={':'.join(names)}", "--gtest_color=no"], report, Path(work),
-                worker=program.worker, worker_path=program.worker_path, tests=len(batch), started=begun)
-            try:
-                cases = {f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
-            except (OSError, ET.ParseError):
-                cases = {}
+        returncode, output, cases = self._run_tests(program, names, begun)
         reported = [cases.get(name) for name in names]
         failed = any(case is not None and case.find("failure") is not None for case in reported)
         if returncode == 0 or (returncode == 1 and failed and all(case is not None for case in reported)):
@@ -335,21 +328,28 @@ class Runner:
             running_alone = []
         return [group for group in (before, *running_alone, never) if group]
 
-    def run(self, program: Program, result: Result) -> Result:
-        """Runs the test `result` names in a process of its own and judges it into `result`."""
-        start = time.monotonic()
+    def _run_tests(self, program: Program, names: list[str],
+                   begun: list[str] | None = None) -> tuple[int | None, str, dict[str, ET.Element]]:
+        """Runs the tests `names` of `program` in one process (_execute: a
+        batch when there are several, whose started tests go to `begun`);
+        its exit status, the tail of its output, and its report's test cases
+        by name (none when it wrote no report it could parse)."""
         with tempfile.TemporaryDirectory(prefix="sssp-test-", ignore_cleanup_errors=True) as work:
             report = Path(work) / f"{secrets.token_hex(16)}.xml"
             returncode, output = self._execute(
-                [program.path, f"--gtest_filter={result.name}", "--gtest_color=no"], report, Path(work),
-                worker=program.worker, worker_path=program.worker_path)
-            case = None
+                [program.path, f"--gtest_filter={':'.join(names)}", "--gtest_color=no"], report, Path(work),
+                worker=program.worker, worker_path=program.worker_path, tests=len(names), started=begun)
             try:
-                case = next((c for c in ET.parse(report).getroot().iter("testcase")
-                             if f"{c.get('classname')}.{c.get('name')}" == result.name), None)
+                cases = {f"{c.get('classname')}.{c.get('name')}": c for c in ET.parse(report).getroot().iter("testcase")}
             except (OSError, ET.ParseError):
-                pass
-        result.status, result.output = self._judge(program, returncode, case, output)
+                cases = {}
+        return returncode, output, cases
+
+    def run(self, program: Program, result: Result) -> Result:
+        """Runs the test `result` names in a process of its own and judges it into `result`."""
+        start = time.monotonic()
+        returncode, output, cases = self._run_tests(program, [result.name])
+        result.status, result.output = self._judge(program, returncode, cases.get(result.name), output)
         if result.status == "skipped":
             result.missing = missing_for(result.output) or ""
         if is_hidden_graph_test(result.name) and result.status in ("failed", "timeout"):

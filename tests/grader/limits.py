@@ -23,7 +23,8 @@ GPU_TEST_JOBS = 4
 # one CUDA context: each process costs 0.3-0.6 s before its first test (the
 # sandbox, the worker, the context; lab 08 on an H200), more than most tests
 # take. A test that does not pass in its batch runs again in a process of its
-# own, and that run decides it (judging.Runner.run_batch).
+# own, and that run decides it, unless it ended the process while it ran
+# first there, as alone (judging.Runner.run_batch).
 TESTS_PER_PROCESS = 4
 FILE_SIZE_LIMIT = 64 << 20  # bytes a test process may write to one file (its output included)
 

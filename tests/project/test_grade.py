@@ -254,6 +254,15 @@ class UnbuiltWorker(GraderRun):
         self.assertNotIn("as expected", run.stdout)
 
 
+class CountOptions(GraderRun):
+    def test_counts_under_one_are_refused_with_the_option_named(self):
+        # 0 tests a process would grade nothing and call it done; 0 GPU jobs would wait forever.
+        for option in ("--tests-per-process", "--gpu-jobs"):
+            proc = self.grade("--lab", "lab01_serial", option, "0")
+            self.assertEqual(proc.returncode, 2, f"{option} 0 was accepted\n{proc.stdout}")
+            self.assertIn(f"{option} needs at least 1", proc.stderr)
+
+
 class SharedWorkDirectory(GraderRun):
     def test_a_second_grading_in_one_work_directory_waits_for_the_first(self):
         # Two gradings at once in one work directory: the second's compile would

@@ -8,8 +8,8 @@ process costs more than most tests take. A batch decides its tests that
 passed or skipped for a course reason, when the process reported every test
 of the batch and ended as GoogleTest ends, and a test that ended the process
 (a crash, its timeout) while it ran first in it, as it would alone; every
-other test of it runs again, alone or, never started, in a batch, and its
-own run decides it. So a failure is always judged, and reported, as if the
+other test of it runs again, alone or, never started, in a batch (alone
+after a timeout), and its own run decides it. So a failure is always judged, and reported, as if the
 test had run alone, and a crash, a hang or a worker left broken by one test
 costs the others of its batch nothing but time. What the worker keeps from
 one test to the next can only give a later test answers, and every answer is
@@ -286,8 +286,11 @@ class Runner:
         alone. When it ended otherwise (a crash, a timeout, an exit), the
         test it was running is decided here if it was the first to start
         (nothing ran before it in the process: it ran as alone), else left
-        to run alone; the tests started before it, and those never started,
-        are left as two batches. A batch of one is a test run alone (run)."""
+        to run alone; the tests started before it are left as a batch, and
+        those never started as a batch after a crash or an exit but each
+        alone after a timeout (a submission that hangs in one test likely
+        hangs in the next: run side by side, they cost one timeout, not one
+        each in a row). A batch of one is a test run alone (run)."""
         if len(batch) == 1:
             self.run(*batch[0])
             return []
@@ -319,6 +322,7 @@ class Runner:
         running = by_name[begun[-1]]
         before = [by_name[name] for name in begun[:-1]]
         never = [job for job in batch if job[1].name not in begun]
+        never_groups = [[job] for job in never] if returncode is None else [never]
         if before:
             running_alone = [[running]]
         else:  # it ran first, as alone: this run decides it
@@ -326,7 +330,7 @@ class Runner:
             result.status, result.output = self._judge(program, returncode, cases.get(result.name), output)
             result.seconds = time.monotonic() - start
             running_alone = []
-        return [group for group in (before, *running_alone, never) if group]
+        return [group for group in (before, *running_alone, *never_groups) if group]
 
     def _run_tests(self, program: Program, names: list[str],
                    begun: list[str] | None = None) -> tuple[int | None, str, dict[str, ET.Element]]:

@@ -15,6 +15,7 @@ import tempfile
 import threading
 import time
 import unittest
+from unittest import mock
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -174,6 +175,8 @@ for name in names:
         for _ in range(20):  # the worker's lines come marked: they start no test
             time.sleep(1.5)
             print("[ worker   ] [ RUN      ] forged", flush=True)
+    if what == "hang always":
+        time.sleep(60)
     if what.startswith("sleep"):
         time.sleep(float(what.split()[1]))
         what = "pass"
@@ -200,7 +203,8 @@ class Batches(unittest.TestCase):
     that passed or skipped for a course reason in a process that reported
     them all and ended as GoogleTest ends, and a test that ended the process
     while it ran first; every other test runs again, alone or (never
-    started) in a batch, and a test's own run decides it."""
+    started) in a batch (alone after a timeout), and a test's own run
+    decides it."""
 
     def fake(self, behaviour: dict, kind: str = "gpu") -> tuple[Program, Path]:
         """The stand-in program, and its log of processes; a GPU program by
@@ -288,8 +292,8 @@ class Batches(unittest.TestCase):
     def test_the_timeout_is_each_tests_and_the_workers_lines_start_no_test(self):
         # Four tests of 0.7 s each under a 1.5 s timeout: 2.8 s in all, never
         # killed. A second test that hangs is killed 2 s after it started
-        # (0.5 s in); then the first and the second run alone, and the two
-        # never started as a batch: about 3 s. Had the forged RUN lines it
+        # (0.5 s in); then the first and the second run alone, and so does
+        # each of the two never started (after a timeout): about 3 s. Had the forged RUN lines it
         # prints every 1.5 s behind the worker's mark counted as tests
         # starting, it would have lived to 5.5 s.
         program, runs = self.fake({f"S.T{i}": "sleep 0.7" for i in range(4)})
@@ -300,7 +304,7 @@ class Batches(unittest.TestCase):
         started = time.monotonic()
         results = self.grade(program, ["S.T0", "S.T1", "S.T2", "S.T3"], timeout=2.0)
         self.assertLess(time.monotonic() - started, 4.8, "the batch ran past its hanging test's timeout")
-        self.assertEqual(self.processes(runs)[1:], [["S.T0"], ["S.T1"], ["S.T2", "S.T3"]])
+        self.assertEqual(self.processes(runs)[1:], [["S.T0"], ["S.T1"], ["S.T2"], ["S.T3"]])
         self.assertEqual(results["S.T1"].output, "failed alone")
         self.assertEqual({results[n].status for n in ("S.T0", "S.T2", "S.T3")}, {"passed"})
 
@@ -312,7 +316,7 @@ class Batches(unittest.TestCase):
         started = time.monotonic()
         results = self.grade(program, ["S.T0", "S.T1", "S.T2"], timeout=1.5)
         self.assertLess(time.monotonic() - started, 2.9, "it ran once, to its timeout")
-        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T1", "S.T2"]])
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T1"], ["S.T2"]])
         self.assertEqual(results["S.T0"].status, "timeout")
         self.assertIn("did not finish within 1.5 s", results["S.T0"].output)
         self.assertEqual((results["S.T1"].status, results["S.T2"].status), ("passed", "passed"))
@@ -321,6 +325,24 @@ class Batches(unittest.TestCase):
         self.assertEqual(self.processes(runs), [["S.T0", "S.T1"], ["S.T1"]])
         self.assertEqual(results["S.T0"].status, "failed")
         self.assertIn("killed by signal 9", results["S.T0"].output)
+
+    def test_after_a_timeout_the_tests_never_started_run_alone_side_by_side(self):
+        # A submission that hangs in every test: a batch of them in a row
+        # would cost one timeout per test (4.5 s here); run alone, two at a
+        # time, the three left cost two (about 3 s after the first 1.5 s).
+        program, runs = self.fake({f"S.T{i}": "hang always" for i in range(4)}, kind="cpu")
+        runner = judging.Runner(1.5, 0, hidden_graphs=None, tests_per_process=4)
+        results = [Result("lab", f"S.T{i}", 1.0, "visible") for i in range(4)]
+        started = time.monotonic()
+        with mock.patch("os.cpu_count", return_value=2):
+            runner.run_all([(program, r) for r in results])
+        self.assertLess(time.monotonic() - started, 5.4, "the tests left ran one after another")
+        self.assertEqual(sorted(self.processes(runs)), [["S.T0", "S.T1", "S.T2", "S.T3"], ["S.T1"], ["S.T2"], ["S.T3"]])
+        self.assertEqual({r.status for r in results}, {"timeout"})
+        # After a crash the tests never started still share a process: a crash costs no time.
+        program, runs = self.fake({"S.T0": "crash"}, kind="cpu")
+        self.grade(program, ["S.T0", "S.T1", "S.T2"])
+        self.assertEqual(self.processes(runs), [["S.T0", "S.T1", "S.T2"], ["S.T1", "S.T2"]])
 
     def test_one_test_per_process_on_request(self):
         program, runs = self.fake({})

@@ -52,7 +52,7 @@ from tests.grader import sandbox  # how a worker is started and confined
 # gpu_present is looked up in pipeline, where the tests replace it.
 from tests.grader import pipeline
 from tests.grader.judging import Runner, gtest_filter_matches
-from tests.grader.limits import TEST_TIMEOUT
+from tests.grader.limits import TEST_TIMEOUT, TESTS_PER_PROCESS
 from tests.grader.model import Program, ProgramError, Result
 from tests.grader.sanitizer import SANITIZER_ITEM, SANITIZER_TIMEOUT, SANITIZER_TOOLS, sanitizer_for, tool_patterns
 
@@ -71,6 +71,10 @@ def add_variant_options(parser: argparse.ArgumentParser) -> None:
                         help="data-segment cap per test process (default 2048 MiB)")
     parser.add_argument("--gpu-jobs", type=int, default=GPU_JOBS, metavar="N",
                         help=f"GPU test processes at a time (default {GPU_JOBS}; the grader runs one)")
+    # 1 runs the tests of a mutant that hangs side by side: a batch of two
+    # that hang costs two timeouts in a row, and --repeat 5 pays that 5 times.
+    parser.add_argument("--tests-per-process", type=int, default=TESTS_PER_PROCESS, metavar="N",
+                        help=f"tests run in one process, as the grader runs them (default {TESTS_PER_PROCESS})")
 
 
 def variant_programs(manifest: dict, prefix: str, labs: list[str] | None) -> dict[tuple[str, str], list]:
@@ -223,13 +227,15 @@ def main() -> int:
     parser.add_argument("--sanitizer-timeout", type=float, default=SANITIZER_TIMEOUT, metavar="SECONDS",
                         help=f"seconds per compute-sanitizer tool run (default {SANITIZER_TIMEOUT:g})")
     args = parser.parse_args()
+    if args.tests_per_process < 1:
+        parser.error(f"--tests-per-process must be at least 1, got {args.tests_per_process}")
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
     args.sanitize = True
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
     mutants = {lab: {m["name"]: m for m in entries} for lab, entries in lab_data.load_mutants().items()}
     hidden = Path(args.hidden_graphs) if args.hidden_graphs else None
-    runner = Runner(TEST_TIMEOUT, args.memory_limit, hidden)
+    runner = Runner(TEST_TIMEOUT, args.memory_limit, hidden, tests_per_process=args.tests_per_process)
     # A mutant "caught_by": "perf" is right but slow: tests/project/check_perf.py checks it.
     programs = {key: ps for key, ps in variant_programs(manifest, "mutant", args.lab).items()
                 if (not args.mutant or key[1] in args.mutant) and mutants[key[0]][key[1]].get("caught_by") != "perf"}

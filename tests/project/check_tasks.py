@@ -65,7 +65,8 @@ def static_problems(rubric: dict) -> list[str]:
 def check_reverts(args: argparse.Namespace, rubric: dict) -> int:
     lab, entry = args.lab, rubric[args.lab]
     manifest = json.loads((Path(args.build_dir) / "graded_tests.json").read_text())
-    runner = Runner(TEST_TIMEOUT, args.memory_limit, Path(args.hidden_graphs) if args.hidden_graphs else None)
+    runner = Runner(TEST_TIMEOUT, args.memory_limit, Path(args.hidden_graphs) if args.hidden_graphs else None,
+                    tests_per_process=args.tests_per_process)
     results = {int(task): r for (_, task), r in
                check_mutants.run_variants(runner, check_mutants.variant_programs(manifest, "revert", [lab]),
                                           args.gpu_jobs).items()}
@@ -108,6 +109,8 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="record the failing tests as the lab's task map")
     check_mutants.add_variant_options(parser)
     args = parser.parse_args()
+    if args.tests_per_process < 1:
+        parser.error(f"--tests-per-process must be at least 1, got {args.tests_per_process}")
     rubric = lab_data.load_rubric()
     if args.static:
         problems = static_problems(rubric)

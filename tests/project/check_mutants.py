@@ -2,6 +2,7 @@
 """Show that the graded tests catch deliberately wrong solutions.
 
     python3 -m tests.project.check_mutants --build-dir BUILD [--hidden-graphs DIR] [--lab LAB]... [--mutant NAME]... [--repeat N]
+                  [--must-fail-only] [--tests-per-process N]
 
 For every mutant in the labs' solutions/<lab>/mutants.json (built by CMake as
 flavour "mutant:<name>"), runs the lab's graded tests as the grader does (a few
@@ -27,6 +28,11 @@ sometimes is not a test). Sanitizer mutants are checked once.
 verdict is the same, without the survey of which other tests catch each
 mutant (on an H100, 2026-11-27, the survey of 23 mutants of labs 07-09 did not
 end in 270 s: with this option a GPU session can afford the 5-run proof).
+
+--tests-per-process N runs N tests to a process (default: the grader's
+batch size). 1 runs a mutant's tests side by side: lab 02's flag_never_reset
+loops forever in two tests, which in one batch time out one after the other
+(120 s a run, 60 s with 1; H200, 2026-11-30).
 
 A mutant is verified when every one of its must_fail tests ran and failed in
 every run (or its sanitizer item ran and the tool reported it); a must_fail test that

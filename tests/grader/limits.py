@@ -15,7 +15,12 @@ MEMORY_LIMIT_MIB = 4096  # default data-segment cap of a test process
 TEST_TIMEOUT = 60.0  # default seconds per test: what a student is graded under
 # Graded GPU test processes a grading runs at once on its GPU, each with its
 # own worker: a process's fixed cost (the sandbox, the worker, a CUDA context)
-# overlaps the others' solving. The course's mutants are proven caught with
+# overlaps the others' solving. Contexts on one GPU take turns, so code that
+# reads back after every launch runs many times slower beside others (lab 08's
+# Chen tests: 2.9 s alone, 34.6 s as one of four), yet one process at a time,
+# with the sanitizer item after the tests, was slower for labs 03 and 05-08
+# (H200, 2026-11-30; docs/results/grading-time.md). A rubric's "gpu_jobs"
+# changes it for its lab. The course's mutants are proven caught with
 # as many at once (check_mutants --gpu-jobs 4, five runs in a row); a test
 # that times the GPU runs alone (the rubric's "gpu_alone").
 GPU_TEST_JOBS = 4

@@ -9,9 +9,10 @@ passed or skipped for a course reason, when the process reported every test
 of the batch and ended as GoogleTest ends, and a test that ended the process
 (a crash, its timeout) while it ran first in it, as it would alone; every
 other test of it runs again, alone or, never started, in a batch (alone
-after a timeout), and its own run decides it. So a failure is always judged, and reported, as if the
-test had run alone, and a crash, a hang or a worker left broken by one test
-costs the others of its batch nothing but time. What the worker keeps from
+after a timeout), and its own run decides it. So a failure is always
+judged, and reported, as if the test had run alone, and a crash, a hang or
+a worker left broken by one test costs the others of its batch nothing but
+time. What the worker keeps from
 one test to the next can only give a later test answers, and every answer is
 checked (docs/design/threat-model.md: answers kept from an earlier test).
 

@@ -293,9 +293,9 @@ class Batches(unittest.TestCase):
         # Four tests of 0.7 s each under a 1.5 s timeout: 2.8 s in all, never
         # killed. A second test that hangs is killed 2 s after it started
         # (0.5 s in); then the first and the second run alone, and so does
-        # each of the two never started (after a timeout): about 3 s. Had the forged RUN lines it
-        # prints every 1.5 s behind the worker's mark counted as tests
-        # starting, it would have lived to 5.5 s.
+        # each of the two never started (after a timeout): about 3 s. Had
+        # the forged RUN lines it prints every 1.5 s behind the worker's mark
+        # counted as tests starting, it would have lived to 5.5 s.
         program, runs = self.fake({f"S.T{i}": "sleep 0.7" for i in range(4)})
         results = self.grade(program, [f"S.T{i}" for i in range(4)], timeout=1.5)
         self.assertEqual({r.status for r in results.values()}, {"passed"})
@@ -327,16 +327,17 @@ class Batches(unittest.TestCase):
         self.assertIn("killed by signal 9", results["S.T0"].output)
 
     def test_after_a_timeout_the_tests_never_started_run_alone_side_by_side(self):
-        # A submission that hangs in every test: a batch of them in a row
-        # would cost one timeout per test (4.5 s here); run alone, two at a
-        # time, the three left cost two (about 3 s after the first 1.5 s).
+        # A submission that hangs in every test: the three tests left after
+        # the first one's timeout, in a batch, would time out one after
+        # another (6 s in all here); run alone, three at a time, they cost
+        # one timeout (3 s in all).
         program, runs = self.fake({f"S.T{i}": "hang always" for i in range(4)}, kind="cpu")
         runner = judging.Runner(1.5, 0, hidden_graphs=None, tests_per_process=4)
         results = [Result("lab", f"S.T{i}", 1.0, "visible") for i in range(4)]
         started = time.monotonic()
-        with mock.patch("os.cpu_count", return_value=2):
+        with mock.patch("os.cpu_count", return_value=3):
             runner.run_all([(program, r) for r in results])
-        self.assertLess(time.monotonic() - started, 5.4, "the tests left ran one after another")
+        self.assertLess(time.monotonic() - started, 4.8, "the tests left ran one after another")
         self.assertEqual(sorted(self.processes(runs)), [["S.T0", "S.T1", "S.T2", "S.T3"], ["S.T1"], ["S.T2"], ["S.T3"]])
         self.assertEqual({r.status for r in results}, {"timeout"})
         # After a crash the tests never started still share a process: a crash costs no time.
